@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# execfolio: per-file exec folio policy.
+#
+#   make                 host programs into build/bin/
+#   make ARCH=arm64      static guest programs into build/arm64/bin/
+#   make deps            install the Debian packages the project needs
+#   make check           every test tier, ending with "N passed, N failed"
+#   make install         PREFIX=/usr/local DESTDIR=
+#   make clean
+
+HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/')
+ARCH ?= $(HOST_ARCH)
+V ?= 0
+export CI
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+DESTDIR ?=
+
+TOP := $(abspath .)
+BUILD := $(TOP)/build
+
+# Host builds are dynamic and go to build/bin/; ARCH= builds are static
+# guest programs in build/<arch>/bin/ (DESIGN.md section 3).
+ifeq ($(origin ARCH),command line)
+GUEST := 1
+endif
+
+ifdef GUEST
+ifeq ($(ARCH),arm64)
+CROSS_COMPILE ?= aarch64-linux-gnu-
+else ifeq ($(ARCH),x86_64)
+CROSS_COMPILE ?= $(if $(filter x86_64,$(HOST_ARCH)),,x86_64-linux-gnu-)
+endif
+CC := $(CROSS_COMPILE)gcc
+AR := $(CROSS_COMPILE)ar
+OBJ := $(BUILD)/$(ARCH)/obj
+BIN := $(BUILD)/$(ARCH)/bin
+LDFLAGS += -static
+else
+CC ?= gcc
+OBJ := $(BUILD)/obj
+BIN := $(BUILD)/bin
+endif
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
+	  -Wmissing-prototypes -Wstrict-prototypes -Werror=implicit-function-declaration \
+	  -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -MMD -MP
+CPPFLAGS += -I$(TOP)/include
+
+ifeq ($(V),0)
+Q := @
+quiet = @printf '  %-8s %s\n' $(1) $(patsubst $(TOP)/%,%,$(2));
+else
+Q :=
+quiet =
+endif
+
+.SECONDARY:
+
+.PHONY: all clean check check-unit deps deps-check install tests fuzz bench
+
+all:
+
+# --- libexecfolio -----------------------------------------------------------
+LIB_SRCS := $(wildcard lib/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(OBJ)/%.o)
+LIBEXECFOLIO := $(OBJ)/libexecfolio.a
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIBEXECFOLIO): $(LIB_OBJS)
+	$(call quiet,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
+# --- execfolio ----------------------------------------------------------------
+TOOL_SRCS := $(wildcard tools/*.c)
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(OBJ)/%.o)
+
+$(BIN)/execfolio: $(TOOL_OBJS) $(LIBEXECFOLIO)
+	@mkdir -p $(dir $@)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+all: $(BIN)/execfolio
+
+# Components add themselves here (mkfs/, fuse/, fs/, tests/).
+-include mkfs/mkfs.mk
+-include fuse/fuse.mk
+-include tests/tests.mk
+-include fs/kernel.mk
+-include tests/vm/vm.mk
+-include bench/bench.mk
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+
+# --- deps -----------------------------------------------------------------------
+# Debian packages, one list for everything `make check`, `make kernel` and
+# `make demo` use. Installed only when something is missing.
+DEPS_PKGS := build-essential pkg-config clang llvm libclang-rt-14-dev \
+	clang-format libcmocka-dev libfuse3-dev fuse3 liburcu-dev xfsprogs attr \
+	python3 python3-numpy jq util-linux kmod \
+	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio ccache rsync \
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+	qemu-system-arm qemu-system-x86 busybox-static
+
+deps:
+	@$(TOP)/dist/install-deps $(DEPS_PKGS)
+
+deps-check:
+	@$(TOP)/dist/install-deps --if-missing $(DEPS_PKGS)
+
+# --- install --------------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d $(DESTDIR)$(PREFIX)/libexec/execfolio
+	install -m 0755 $(BIN)/execfolio $(DESTDIR)$(BINDIR)/execfolio
+	install -m 0644 man/execfolio.1 $(DESTDIR)$(MANDIR)/man1/execfolio.1
+	install -m 0755 dist/dpkg-reapply $(DESTDIR)$(PREFIX)/libexec/execfolio/dpkg-reapply
+	sed -e 's|@LIBEXECDIR@|$(PREFIX)/libexec/execfolio|g' dist/99execfolio.in \
+		> $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/99execfolio
+	$(if $(INSTALL_EXTRA),$(INSTALL_EXTRA))
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,1 @@
+/work/main/build/obj/tools/main.o: tools/main.c

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Unit tests (cmocka, TAP output) and the `make check` driver.
+#
+# A tier is a make target named check-TIER that runs its TAP programs
+# through tests/tap-run, which keeps each stream in $(RESULTS). Components add
+# their tier to CHECK_TIERS; `make check` runs every tier, even after one
+# fails, then tests/tap-summary prints the closing line.
+
+RESULTS := $(BUILD)/test-results
+TAP_RUN := $(TOP)/tests/tap-run $(RESULTS)
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OBJ)/tests/unit/%)
+# Support code the unit tests share (fixtures, ELF builders).
+UNIT_HELPER_SRCS := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
+UNIT_HELPER_OBJS := $(UNIT_HELPER_SRCS:%.c=$(OBJ)/%.o)
+
+$(OBJ)/tests/unit/test_%: $(OBJ)/tests/unit/test_%.o $(UNIT_HELPER_OBJS) $(LIBEXECFOLIO)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+
+tests: all $(UNIT_BINS)
+
+CHECK_TIERS := unit integration $(CHECK_TIERS)
+
+check-unit: tests
+	@for t in $(UNIT_BINS); do \
+		$(TAP_RUN) unit/$$(basename $$t) $$t; \
+	done
+
+check-integration: tests
+	@for t in $(sort $(wildcard tests/integration/*.sh)); do \
+		$(TAP_RUN) integration/$$(basename $$t .sh) \
+			env BIN=$(BIN) TOP=$(TOP) sh $$t; \
+	done
+
+# The single test command of README.md.
+check: deps-check
+	@rm -rf $(RESULTS)
+	@$(MAKE) --no-print-directory tests
+	@for tier in $(CHECK_TIERS); do \
+		echo "==== tier $$tier"; \
+		$(MAKE) --no-print-directory check-$$tier || \
+			printf '1..1\nnot ok 1 - make check-%s failed\n' $$tier \
+				> $(RESULTS)/$$tier-make.tap; \
+	done
+	@echo "==== summary"
+	@$(TOP)/tests/tap-summary $(RESULTS)

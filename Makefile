@@ -51,7 +51,8 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
 	  -Wmissing-prototypes -Wstrict-prototypes -Werror=implicit-function-declaration \
 	  -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -MMD -MP
-CPPFLAGS += -I$(TOP)/include
+VERSION := 0.1
+CPPFLAGS += -I$(TOP)/include -DEXECFOLIO_VERSION=\"$(VERSION)\"
 
 ifeq ($(V),0)
 Q := @

@@ -1,1 +1,2 @@
-/work/main/build/obj/tools/main.o: tools/main.c
+/work/main/build/obj/tools/main.o: tools/main.c tools/execfolio.h
+tools/execfolio.h:

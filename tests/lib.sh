@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# TAP helpers for shell tests. Source it, call plan N (or skip_all WHY),
+# then ok/not_ok/check/skip per test. Provides an XFS scratch filesystem on
+# a loop device (xfs_scratch_mount), torn down on exit.
+
+TAP_N=0
+TAP_FAILED=0
+
+plan() { echo "1..$1"; }
+
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+ok() {
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - $*"
+}
+
+not_ok() {
+	TAP_N=$((TAP_N + 1))
+	TAP_FAILED=$((TAP_FAILED + 1))
+	echo "not ok $TAP_N - $*"
+}
+
+skip() {
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N # SKIP $*"
+}
+
+diag() { echo "$*" | sed -e 's/^/# /'; }
+
+# check DESCRIPTION COMMAND...: ok when the command succeeds.
+check() {
+	_desc=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		ok "$_desc"
+	else
+		not_ok "$_desc"
+		diag "command: $*"
+		diag "$_out"
+	fi
+}
+
+# check_eq DESCRIPTION EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "expected: $2"
+		diag "got:      $3"
+	fi
+}
+
+# check_fails DESCRIPTION EXPECTED_STATUS COMMAND...: the command must exit
+# with that status and say something on stderr.
+check_fails() {
+	_desc=$1
+	_want=$2
+	shift 2
+	_err=$("$@" 2>&1 >/dev/null)
+	_rc=$?
+	if [ "$_rc" = "$_want" ] && [ -n "$_err" ]; then
+		ok "$_desc"
+		diag "stderr: $_err"
+	else
+		not_ok "$_desc"
+		diag "command: $*"
+		diag "exit status $_rc (expected $_want), stderr: $_err"
+	fi
+}
+
+tap_done() {
+	[ "$TAP_FAILED" = 0 ]
+}
+
+# ---- XFS scratch filesystem on a loop device ------------------------------
+
+SCRATCH_IMG=
+SCRATCH_MNT=
+SCRATCH_DIR=
+
+scratch_cleanup() {
+	if [ -n "$SCRATCH_MNT" ] && mountpoint -q "$SCRATCH_MNT"; then
+		umount "$SCRATCH_MNT" 2>/dev/null || umount -l "$SCRATCH_MNT"
+	fi
+	[ -n "$SCRATCH_DIR" ] && rm -rf "$SCRATCH_DIR"
+}
+
+# The reason an XFS loop mount cannot be made here, or nothing.
+xfs_unavailable() {
+	[ "$(id -u)" = 0 ] || { echo "needs root to mount a loop device"; return; }
+	command -v mkfs.xfs >/dev/null || { echo "mkfs.xfs not installed"; return; }
+	[ -e /dev/loop-control ] || { echo "no loop devices"; return; }
+	grep -qw xfs /proc/filesystems || modprobe xfs 2>/dev/null ||
+		{ echo "kernel has no XFS"; return; }
+}
+
+# xfs_scratch_mount [MOUNT_OPTIONS]: sets SCRATCH_MNT, cleaned up on exit.
+xfs_scratch_mount() {
+	SCRATCH_DIR=$(mktemp -d /tmp/execfolio-test.XXXXXX) || return 1
+	SCRATCH_IMG=$SCRATCH_DIR/xfs.img
+	SCRATCH_MNT=$SCRATCH_DIR/mnt
+	mkdir "$SCRATCH_MNT"
+	trap scratch_cleanup EXIT
+	truncate -s 320M "$SCRATCH_IMG" &&
+		mkfs.xfs -q "$SCRATCH_IMG" &&
+		mount -o loop${1:+,$1} "$SCRATCH_IMG" "$SCRATCH_MNT"
+}

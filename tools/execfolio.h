@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The execfolio command: one file per subcommand, this header between them.
+ */
+#ifndef EXECFOLIO_TOOL_H
+#define EXECFOLIO_TOOL_H
+
+#include <stdbool.h>
+
+/* Exit statuses (DESIGN.md section 5). */
+#define EXIT_OK 0
+#define EXIT_FAILED 1
+#define EXIT_USAGE 2
+
+extern const char *progname;
+
+/* Each subcommand gets argv with argv[0] the subcommand name. */
+int cmd_set(int argc, char **argv);
+int cmd_get(int argc, char **argv);
+int cmd_clear(int argc, char **argv);
+int cmd_scan(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+
+/* Print "execfolio: " and the message to stderr. */
+void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A usage error: message, a pointer to --help, and EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* EXECFOLIO_TOOL_H */

@@ -97,6 +97,7 @@ all: $(BIN)/execfolio
 -include fs/kernel.mk
 -include tests/vm/vm.mk
 -include bench/bench.mk
+-include tests/fuzz/fuzz.mk
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 

@@ -124,6 +124,7 @@ install: all
 	install -m 0755 $(BIN)/execfolio $(DESTDIR)$(BINDIR)/execfolio
 	install -m 0644 man/execfolio.1 $(DESTDIR)$(MANDIR)/man1/execfolio.1
 	install -m 0755 dist/dpkg-reapply $(DESTDIR)$(PREFIX)/libexec/execfolio/dpkg-reapply
+	install -D -m 0644 dist/reapply.conf $(DESTDIR)$(SYSCONFDIR)/execfolio/reapply.conf
 	sed -e 's|@LIBEXECDIR@|$(PREFIX)/libexec/execfolio|g' dist/99execfolio.in \
 		> $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/99execfolio
 	$(if $(INSTALL_EXTRA),$(INSTALL_EXTRA))

@@ -47,8 +47,9 @@ static void test_vectors(void **state)
 			bad++;
 		}
 	}
-	print_message("# library: checked %zu vector lines (%zu parse, %zu resolve), %zu wrong\n",
-		      vecs.count, parse, resolve, bad);
+	print_message(
+		"# library: checked %zu vector lines (%zu parse, %zu resolve), %zu wrong\n",
+		vecs.count, parse, resolve, bad);
 	assert_true(parse > 50);
 	assert_true(resolve > 50);
 	execfolio_vectors_free(&vecs);
@@ -61,7 +62,8 @@ static void test_canonical_round_trip(void **state)
 	uint32_t size, again;
 
 	assert_string_equal(execfolio_format_size(0, buf), "none");
-	for (size = EXECFOLIO_SIZE_MIN; size <= EXECFOLIO_SIZE_MAX; size <<= 1) {
+	for (size = EXECFOLIO_SIZE_MIN; size <= EXECFOLIO_SIZE_MAX;
+	     size <<= 1) {
 		execfolio_format_size(size, buf);
 		assert_int_equal(execfolio_parse_size_str(buf, &again), 0);
 		assert_int_equal(again, size);
@@ -124,9 +126,12 @@ static void test_max_order(void **state)
 
 static void test_source_names(void **state)
 {
-	assert_string_equal(execfolio_source_name(EXECFOLIO_SOURCE_NONE), "none");
-	assert_string_equal(execfolio_source_name(EXECFOLIO_SOURCE_XATTR), "xattr");
-	assert_string_equal(execfolio_source_name(EXECFOLIO_SOURCE_MOUNT), "mount");
+	assert_string_equal(execfolio_source_name(EXECFOLIO_SOURCE_NONE),
+			    "none");
+	assert_string_equal(execfolio_source_name(EXECFOLIO_SOURCE_XATTR),
+			    "xattr");
+	assert_string_equal(execfolio_source_name(EXECFOLIO_SOURCE_MOUNT),
+			    "mount");
 }
 
 /* The loader itself rejects malformed vector files with a line number. */

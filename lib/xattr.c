@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The policy xattr on files. trusted.* needs CAP_SYS_ADMIN both ways: writes
+ * fail with EPERM without it, but reads quietly report ENODATA, which is why
+ * callers ask execfolio_may_access_trusted() before trusting an absence.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#include <execfolio/xattr.h>
+
+#define CAP_SYS_ADMIN_BIT 21
+
+bool execfolio_may_access_trusted(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[CAP_SYS_ADMIN_BIT / 32].effective &
+	       (1u << (CAP_SYS_ADMIN_BIT % 32));
+}
+
+int execfolio_xattr_get(const char *path, struct execfolio_stored *stored)
+{
+	ssize_t len;
+
+	stored->present = false;
+	stored->len = 0;
+	len = getxattr(path, EXECFOLIO_XATTR, stored->value,
+		       sizeof(stored->value));
+	if (len >= 0) {
+		stored->present = true;
+		stored->len = (size_t)len;
+		return 0;
+	}
+	if (errno == ENODATA)
+		return 0;
+	if (errno == ERANGE) {
+		/* Longer than any valid value: report it as such. */
+		len = getxattr(path, EXECFOLIO_XATTR, NULL, 0);
+		if (len < 0)
+			return -errno;
+		stored->present = true;
+		stored->len = (size_t)len;
+		return -E2BIG;
+	}
+	return -errno;
+}
+
+int execfolio_xattr_set(const char *path, uint32_t size)
+{
+	char value[EXECFOLIO_SIZE_STR];
+
+	if (!execfolio_size_valid(size))
+		return -EINVAL;
+	execfolio_format_size(size, value);
+	if (setxattr(path, EXECFOLIO_XATTR, value, strlen(value), 0))
+		return -errno;
+	return 0;
+}
+
+int execfolio_xattr_remove(const char *path)
+{
+	if (removexattr(path, EXECFOLIO_XATTR) && errno != ENODATA)
+		return -errno;
+	return 0;
+}
+
+const char *execfolio_xattr_strerror(int err)
+{
+	switch (err) {
+	case -EPERM:
+		return "permission denied: trusted.* xattrs need CAP_SYS_ADMIN (run as root)";
+	case -EACCES:
+		return "permission denied";
+	case -ENOTSUP:
+		return "the filesystem does not support trusted.* xattrs (use XFS, ext4, btrfs, tmpfs...)";
+	case -EROFS:
+		return "read-only filesystem";
+	case -ENOSPC:
+	case -EDQUOT:
+		return "no space left for the xattr";
+	case -E2BIG:
+		return "stored value is too long to be a policy size";
+	case -EINVAL:
+		return "the kernel rejected the value";
+	case -ENOENT:
+		return "no such file or directory";
+	default:
+		return strerror(-err);
+	}
+}

@@ -1,7 +1,0 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/* placeholder */
-#include "execfolio.h"
-
-int cmd_set(int argc, char **argv) { return usage_error("set", "not implemented yet"); }
-int cmd_get(int argc, char **argv) { return usage_error("get", "not implemented yet"); }
-int cmd_clear(int argc, char **argv) { return usage_error("clear", "not implemented yet"); }

@@ -1,3 +1,0 @@
-/work/main/build/obj/lib/json.o: lib/json.c \
- /work/main/include/execfolio/json.h
-/work/main/include/execfolio/json.h:

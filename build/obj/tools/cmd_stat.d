@@ -1,2 +1,0 @@
-/work/main/build/obj/tools/cmd_stat.o: tools/cmd_stat.c tools/execfolio.h
-tools/execfolio.h:

@@ -1,2 +1,0 @@
-/work/main/build/obj/tools/main.o: tools/main.c tools/execfolio.h
-tools/execfolio.h:

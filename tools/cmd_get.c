@@ -194,6 +194,7 @@ int cmd_get(int argc, char **argv)
 	bool recursive = false;
 	int opt, ret;
 
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+rvh", get_options, NULL)) !=
 	       -1) {
 		switch (opt) {
@@ -210,7 +211,7 @@ int cmd_get(int argc, char **argv)
 			get_usage();
 			return EXIT_OK;
 		default:
-			return usage_error(ctx.cmd, "unknown option");
+			return unknown_option(ctx.cmd, argv);
 		}
 	}
 	if (optind >= argc)

@@ -27,4 +27,7 @@ void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The usage error for what getopt_long() just refused. */
+int unknown_option(const char *cmd, char **argv);
+
 #endif /* EXECFOLIO_TOOL_H */

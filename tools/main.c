@@ -3,6 +3,7 @@
  * execfolio: tag executables with an exec folio policy, analyse ELF files
  * and measure how program text is backed by page-cache folios.
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +47,13 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry '%s %s --help'.\n", progname, cmd);
 	return EXIT_USAGE;
+}
+
+int unknown_option(const char *cmd, char **argv)
+{
+	if (optopt)
+		return usage_error(cmd, "unknown option '-%c'", optopt);
+	return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
 static void usage(FILE *out)

@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# execfolio set/get/clear on a real XFS filesystem (loop device): canonical
+# values on disk, refusals before any change, error messages and exit codes,
+# recursion, auto, and what an unprivileged user is told.
+. "$TOP/tests/lib.sh"
+
+EF=$BIN/execfolio
+why=$(xfs_unavailable)
+[ -z "$why" ] || skip_all "$why"
+command -v getfattr > /dev/null || skip_all "getfattr (package attr) not installed"
+xfs_scratch_mount || skip_all "cannot mount an XFS loop device"
+
+plan 44
+
+M=$SCRATCH_MNT
+cp /bin/true "$M/exe"
+chmod 0755 "$M/exe"
+libc=$(ldd /bin/true | awk '/libc.so/ { print $3 }')
+cp "$libc" "$M/lib.so"
+chmod 0644 "$M/lib.so"
+echo "plain text" > "$M/text"
+mkdir -p "$M/dir/sub"
+cp "$libc" "$M/dir/a.so"
+cp /bin/true "$M/dir/sub/b"
+ln -s ../lib.so "$M/dir/link.so"
+mkfifo "$M/fifo"
+
+raw() { getfattr --absolute-names --only-values -n trusted.exec_folio_size "$1" 2> /dev/null; }
+has() { getfattr --absolute-names -n trusted.exec_folio_size "$1" > /dev/null 2>&1; }
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+
+# ---- set writes the canonical form
+for spelling in 64k 64K 65536; do
+	"$EF" set "$spelling" "$M/lib.so"
+	check_eq "set $spelling stores 64k" "64k" "$(raw "$M/lib.so")"
+done
+"$EF" set 2048k "$M/exe"
+check_eq "set 2048k stores 2m" "2m" "$(raw "$M/exe")"
+"$EF" set 0 "$M/exe"
+check_eq "set 0 stores none" "none" "$(raw "$M/exe")"
+
+# ---- bad sizes are refused before the file is touched
+"$EF" set 64k "$M/lib.so"
+for bad in 48k 0x10000 "64k " 4m 1k none2 "" -64k; do
+	check_fails "set '$bad' is a usage error" 2 "$EF" set "$bad" "$M/lib.so"
+done
+check_eq "refused sizes left the value alone" "64k" "$(raw "$M/lib.so")"
+msg=$("$EF" set 48k "$M/lib.so" 2>&1)
+case $msg in
+*"invalid size '48k'"*"power of two"*) ok "bad size message says what is wrong" ;;
+*) not_ok "bad size message says what is wrong"; diag "$msg" ;;
+esac
+
+# ---- errors name the file and the reason
+msg=$("$EF" set 64k "$M/dir" 2>&1); rc=$?
+check_eq "directory without -r fails" 1 "$rc"
+case $msg in *"$M/dir"*"is a directory"*) ok "... and says so" ;; *) not_ok "... and says so"; diag "$msg" ;; esac
+msg=$("$EF" set 64k "$M/fifo" 2>&1); rc=$?
+case "$rc:$msg" in 1:*"$M/fifo"*"not a regular file"*) ok "fifo refused" ;; *) not_ok "fifo refused"; diag "$rc $msg" ;; esac
+msg=$("$EF" set 64k "$M/missing" 2>&1); rc=$?
+case "$rc:$msg" in 1:*"$M/missing"*"No such file"*) ok "missing file refused" ;; *) not_ok "missing file refused"; diag "$rc $msg" ;; esac
+msg=$("$EF" set 64k /proc/self/status 2>&1); rc=$?
+case "$rc:$msg" in 1:*"does not support"*) ok "filesystem without xattrs refused" ;; *) not_ok "filesystem without xattrs refused"; diag "$rc $msg" ;; esac
+# one bad path does not stop the others
+"$EF" clear "$M/exe"
+"$EF" set 16k "$M/missing" "$M/exe" 2> /dev/null; rc=$?
+check_eq "a failing path makes exit 1" 1 "$rc"
+check_eq "... and the other paths are still done" "16k" "$(raw "$M/exe")"
+
+# ---- recursion: regular files only, symlinks not followed
+"$EF" set -r 64k "$M/dir"
+check_eq "-r tags files below" "64k 64k" "$(raw "$M/dir/a.so") $(raw "$M/dir/sub/b")"
+check_eq "-r does not follow symlinks into their target" "64k" "$(raw "$M/lib.so")"
+"$EF" clear -r "$M/dir"
+if has "$M/dir/a.so" || has "$M/dir/sub/b"; then not_ok "clear -r removes"; else ok "clear -r removes"; fi
+
+# ---- dry run changes nothing
+"$EF" set -n 2m "$M/text" > /dev/null
+if has "$M/text"; then not_ok "set -n changes nothing"; else ok "set -n changes nothing"; fi
+
+# ---- get: PATH SIZE SOURCE
+"$EF" set 64k "$M/lib.so"
+"$EF" set none "$M/exe"
+"$EF" clear "$M/text"
+check_eq "get tagged" "$M/lib.so 64k xattr" "$("$EF" get "$M/lib.so")"
+check_eq "get opted out" "$M/exe 0 xattr" "$("$EF" get "$M/exe")"
+check_eq "get untagged" "$M/text 0 none" "$("$EF" get "$M/text")"
+check_eq "get --json" "64k xattr 64k true" \
+	"$("$EF" get --json "$M/lib.so" | jq -r '.[0] | "\(.size) \(.source) \(.stored) \(.stored_valid)"')"
+check_eq "get -r lists regular files" 2 "$("$EF" get -r "$M/dir" | wc -l)"
+setfattr -n trusted.exec_folio_size -v 48k "$M/text"
+out=$("$EF" get "$M/text" 2> "$SCRATCH_DIR/err")
+check_eq "malformed stored value is ignored, as the kernel does" "$M/text 0 none" "$out"
+case $(cat "$SCRATCH_DIR/err") in *malformed*) ok "... with a warning" ;; *) not_ok "... with a warning" ;; esac
+check_eq "get -v shows the stored value" "$M/text 0 none stored=48k mount_default=- fs=xfs" "$("$EF" get -v "$M/text" 2> /dev/null)"
+
+# ---- without CAP_SYS_ADMIN: cannot tell, never "none"
+chmod 0755 "$SCRATCH_DIR"
+out=$(as_nobody "$EF" get "$M/lib.so" 2> "$SCRATCH_DIR/err"); rc=$?
+check_eq "unprivileged get cannot tell" "$M/lib.so ? unknown" "$out"
+check_eq "... exits 1" 1 "$rc"
+case $(cat "$SCRATCH_DIR/err") in *CAP_SYS_ADMIN*) ok "... and says why" ;; *) not_ok "... and says why" ;; esac
+check_fails "unprivileged set fails" 1 as_nobody "$EF" set 2m "$M/lib.so"
+check_eq "... and changes nothing" "64k" "$(raw "$M/lib.so")"
+
+# ---- auto: the size scan recommends, non-ELF files left alone
+"$EF" clear "$M/lib.so" "$M/text"
+want=$("$EF" scan --json "$M/lib.so" | jq -r '.[0].recommended')
+"$EF" set auto "$M/lib.so" "$M/text"
+got=$(raw "$M/lib.so"); [ -n "$got" ] || got=none
+check_eq "set auto applies the recommendation ($want)" "$want" "$got"
+if has "$M/text"; then not_ok "set auto leaves non-ELF files alone"; else ok "set auto leaves non-ELF files alone"; fi
+
+# ---- --if-unset keeps an existing value
+"$EF" set 16k "$M/lib.so"
+"$EF" set --if-unset 2m "$M/lib.so" "$M/text"
+check_eq "--if-unset keeps an existing value" "16k" "$(raw "$M/lib.so")"
+check_eq "--if-unset sets where there is none" "2m" "$(raw "$M/text")"
+
+# ---- usage
+check_fails "no arguments" 2 "$EF"
+check_fails "unknown command" 2 "$EF" frob
+check_fails "set without a path" 2 "$EF" set 64k
+check_fails "unknown option" 2 "$EF" get --frob "$M/text"
+
+tap_done

@@ -1,13 +1,209 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* placeholder until the ELF analysis lands */
+/*
+ * execfolio set SIZE|auto PATH... and execfolio clear PATH...
+ *
+ * The size is validated before any file is touched, and the canonical form
+ * is what gets written. Each file is changed with one setxattr/removexattr
+ * call, so a failure leaves it as it was.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <execfolio/elf.h>
+#include <execfolio/policy.h>
+#include <execfolio/xattr.h>
+
 #include "execfolio.h"
+#include "walk.h"
+
+struct set_ctx {
+	const char *cmd;
+	bool auto_size;
+	bool dry_run;
+	bool verbose;
+	bool if_unset;
+	uint32_t size;
+};
+
+static const struct option set_options[] = {
+	{ "recursive", no_argument, NULL, 'r' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "if-unset", no_argument, NULL, 'u' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void set_usage(void)
+{
+	printf("Usage: %s set [-r] [-n] [-v] SIZE|auto PATH...\n"
+	       "       %s clear [-r] [-n] [-v] PATH...\n\n"
+	       "set writes the exec folio policy xattr (%s) on each file.\n"
+	       "SIZE is a power of two from 4k to 2m (4096..2097152, suffix k or m),\n"
+	       "or none (0) to opt a file out of the mount default. auto picks the\n"
+	       "size `%s scan` recommends for ELF executables and shared libraries\n"
+	       "and leaves other files alone. clear removes the xattr.\n\n"
+	       "  -r, --recursive  visit regular files below directories\n"
+	       "  -n, --dry-run    say what would be done, change nothing\n"
+	       "  -v, --verbose    print each file changed\n"
+	       "      --if-unset   set: leave files that have a policy xattr alone\n",
+	       progname, progname, EXECFOLIO_XATTR, progname);
+}
+
+static int pick_auto_size(struct set_ctx *ctx, const char *path, uint32_t *size)
+{
+	struct execfolio_elf elf;
+	const char *why = NULL;
+	int ret;
+
+	ret = execfolio_elf_analyse_file(path, &elf, &why);
+	if (ret) {
+		err_msg("%s: %s: %s", ctx->cmd, path,
+			why ? why : strerror(-ret));
+		return ret;
+	}
+	*size = elf.type == EXECFOLIO_ELF_EXEC ||
+				elf.type == EXECFOLIO_ELF_DYN ?
+			execfolio_elf_recommend(&elf) :
+			0;
+	execfolio_elf_free(&elf);
+	return 0;
+}
+
+static int set_one(const char *path, const struct stat *st, void *data)
+{
+	struct set_ctx *ctx = data;
+	char canon[EXECFOLIO_SIZE_STR];
+	struct execfolio_stored stored;
+	uint32_t size = ctx->size;
+	int ret;
+
+	if (ctx->if_unset) {
+		ret = execfolio_xattr_get(path, &stored);
+		if (ret && ret != -E2BIG) {
+			err_msg("%s: %s: %s", ctx->cmd, path,
+				execfolio_xattr_strerror(ret));
+			return 1;
+		}
+		if (stored.present) {
+			if (ctx->verbose)
+				printf("%s: left alone (has a policy)\n", path);
+			return 0;
+		}
+	}
+	if (ctx->auto_size) {
+		if (pick_auto_size(ctx, path, &size))
+			return 1;
+		if (!size) {
+			if (ctx->verbose)
+				printf("%s: left alone (%s recommends none)\n",
+				       path, "scan");
+			return 0;
+		}
+	}
+	execfolio_format_size(size, canon);
+	if (ctx->dry_run) {
+		printf("%s: would set %s\n", path, canon);
+		return 0;
+	}
+	ret = execfolio_xattr_set(path, size);
+	if (ret) {
+		err_msg("%s: %s: %s", ctx->cmd, path,
+			execfolio_xattr_strerror(ret));
+		return 1;
+	}
+	if (ctx->verbose)
+		printf("%s: set %s\n", path, canon);
+	return 0;
+}
+
+static int clear_one(const char *path, const struct stat *st, void *data)
+{
+	struct set_ctx *ctx = data;
+	int ret;
+
+	if (ctx->dry_run) {
+		printf("%s: would clear\n", path);
+		return 0;
+	}
+	ret = execfolio_xattr_remove(path);
+	if (ret) {
+		err_msg("%s: %s: %s", ctx->cmd, path,
+			execfolio_xattr_strerror(ret));
+		return 1;
+	}
+	if (ctx->verbose)
+		printf("%s: cleared\n", path);
+	return 0;
+}
+
+static int set_or_clear(int argc, char **argv, bool clear)
+{
+	struct set_ctx ctx = { .cmd = argv[0] };
+	bool recursive = false;
+	int opt;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+rnvh", set_options, NULL)) !=
+	       -1) {
+		switch (opt) {
+		case 'r':
+			recursive = true;
+			break;
+		case 'n':
+			ctx.dry_run = true;
+			break;
+		case 'v':
+			ctx.verbose = true;
+			break;
+		case 'u':
+			if (clear)
+				return usage_error(
+					ctx.cmd, "--if-unset is for set only");
+			ctx.if_unset = true;
+			break;
+		case 'h':
+			set_usage();
+			return EXIT_OK;
+		default:
+			return unknown_option(ctx.cmd, argv);
+		}
+	}
+
+	if (!clear) {
+		if (optind >= argc)
+			return usage_error(ctx.cmd, "missing SIZE");
+		if (!strcmp(argv[optind], "auto"))
+			ctx.auto_size = true;
+		else if (execfolio_parse_size_str(argv[optind], &ctx.size))
+			return usage_error(
+				ctx.cmd,
+				"invalid size '%s': expected a power of two from 4k "
+				"to 2m (e.g. 64k, 2m), none, or auto",
+				argv[optind]);
+		optind++;
+	}
+	if (optind >= argc)
+		return usage_error(ctx.cmd, "missing PATH");
+
+	/* Fail once, before touching anything, rather than once per file. */
+	if (!ctx.dry_run && !execfolio_may_access_trusted()) {
+		err_msg("%s: changing %s needs CAP_SYS_ADMIN: run as root",
+			ctx.cmd, EXECFOLIO_XATTR);
+		return EXIT_FAILED;
+	}
+	return walk_paths(ctx.cmd, argv + optind, argc - optind, recursive,
+			  clear ? clear_one : set_one, &ctx);
+}
 
 int cmd_set(int argc, char **argv)
 {
-	return usage_error("set", "not implemented yet");
+	return set_or_clear(argc, argv, false);
 }
 
 int cmd_clear(int argc, char **argv)
 {
-	return usage_error("clear", "not implemented yet");
+	return set_or_clear(argc, argv, true);
 }

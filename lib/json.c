@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Streaming JSON writer. Strings are emitted byte for byte with control
- * characters escaped; bytes that are not valid UTF-8 (file names may hold
- * any) are written as \u00XX of the byte so the document stays valid.
+ * characters escaped; valid UTF-8 passes through unchanged, and each byte
+ * that is not part of valid UTF-8 (file names may hold any) is written as
+ * \u00XX of the byte so the document stays valid.
  */
 #include <stdlib.h>
 
@@ -16,22 +17,68 @@ void execfolio_json_init(struct execfolio_json *j, FILE *out)
 	j->closer[0] = '\0';
 }
 
+/*
+ * Length of the well-formed UTF-8 sequence (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF) that starts with the non-ASCII
+ * byte at @p, or 0. Stops at a NUL, which is never a continuation byte.
+ */
+static size_t utf8_sequence_len(const unsigned char *p)
+{
+	uint32_t cp;
+	size_t len, i;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		len = 2;
+		cp = p[0] & 0x1f;
+	} else if ((p[0] & 0xf0) == 0xe0) {
+		len = 3;
+		cp = p[0] & 0x0f;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		len = 4;
+		cp = p[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)))
+		return 0;
+	if (len == 4 && (cp < 0x10000 || cp > 0x10ffff))
+		return 0;
+	return len;
+}
+
 static void put_string(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t len;
 
 	fputc('"', out);
-	for (; *p; p++) {
+	while (*p) {
+		if (*p >= 0x80) {
+			len = utf8_sequence_len(p);
+			if (len) {
+				fwrite(p, 1, len, out);
+				p += len;
+			} else {
+				fprintf(out, "\\u%04x", *p++);
+			}
+			continue;
+		}
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
 		else if (*p == '\n')
 			fputs("\\n", out);
 		else if (*p == '\t')
 			fputs("\\t", out);
-		else if (*p < 0x20 || *p >= 0x80)
+		else if (*p < 0x20)
 			fprintf(out, "\\u%04x", *p);
 		else
 			fputc(*p, out);
+		p++;
 	}
 	fputc('"', out);
 }

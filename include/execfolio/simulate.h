@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The readahead/folio simulator: given the order in which a workload first
+ * touched the pages of a file (an execfoliofs trace), replay the 6.12 page
+ * cache and fault paths and tell which folios would have been cached and
+ * mapped under stock readahead, option one (a fixed folio order for exec
+ * faults) and a per-file exec folio policy.
+ *
+ * What is modelled (mm/filemap.c, mm/readahead.c, mm/memory.c of 6.12):
+ * mmap read-around (do_sync_mmap_readahead: ra_pages window centred on the
+ * fault, async mark at a quarter, mmap_miss accounting), async readahead on
+ * a marked folio (page_cache_async_ra, order growth by 2 in
+ * page_cache_ra_order), the fallback to order-0 readahead when part of a
+ * window is cached, fault-around mapping of cached folios (skipping marked
+ * ones), PMD mapping of aligned PMD-sized folios, and the mapping minimum
+ * order a policy sets. Not modelled: memory pressure (nothing is evicted),
+ * read(2) (every touch is a read fault), VM_RAND_READ/VM_SEQ_READ/
+ * VM_HUGEPAGE madvise hints, allocation failure.
+ */
+#ifndef EXECFOLIO_SIMULATE_H
+#define EXECFOLIO_SIMULATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Folio orders 0..MAX_PAGECACHE_ORDER (11; the PMD order, 9, at 4K). */
+#define EXECFOLIO_SIM_ORDERS 12
+/* The kernel's MMAP_LOTSAMISS: read-around stops after this many misses. */
+#define EXECFOLIO_SIM_LOTSAMISS 100
+
+enum execfolio_sim_mode {
+	/* Stock 6.12: read-around for every fault. */
+	EXECFOLIO_SIM_STOCK,
+	/* Option one: exec faults read an aligned folio of a fixed order. */
+	EXECFOLIO_SIM_EXEC_ORDER,
+	/* This policy: mapping minimum order, exec faults read one folio. */
+	EXECFOLIO_SIM_POLICY,
+};
+
+struct execfolio_sim_params {
+	uint32_t page_size; /* bytes, a power of two >= 4096 */
+	unsigned int ra_pages; /* bdi read-ahead window (32 = 128K) */
+	unsigned int fault_around_pages; /* 16 = 64K; 0 or 1 disables it */
+	enum execfolio_sim_mode mode;
+	/*
+	 * EXEC_ORDER: the order exec faults read (4 for 64K at 4K pages).
+	 * POLICY: the mapping's minimum order (execfolio_order() of the size).
+	 */
+	unsigned int order;
+};
+
+/*
+ * An executable PT_LOAD segment: pages of [offset, offset + filesz) are
+ * mapped at vaddr + (pos - offset). The load bias is assumed to be aligned
+ * to the largest folio size considered (glibc and the kernel align it to
+ * p_align; a PIE's bias to at least that), so only vaddr - offset matters.
+ */
+struct execfolio_sim_segment {
+	uint64_t offset;
+	uint64_t vaddr;
+	uint64_t filesz;
+};
+
+/* One first touch of a page; @stream names the open file (its ra state). */
+struct execfolio_sim_touch {
+	uint64_t page;
+	uint32_t stream;
+};
+
+struct execfolio_sim_file {
+	uint64_t size; /* file size in bytes */
+	const struct execfolio_sim_segment *segs; /* executable segments */
+	size_t nsegs;
+	const struct execfolio_sim_touch *touches; /* in time order */
+	size_t ntouches;
+};
+
+/*
+ * Outcome. Page counts are in pages of params.page_size; the table rows
+ * (aligned, unaligned, partial, cont_aligned) count mapped pages of
+ * executable segments, like the seed's "share of all mapped text memory".
+ */
+struct execfolio_sim_result {
+	uint64_t touched_pages; /* distinct pages in the trace */
+	uint64_t text_touched_pages; /* of which in executable segments */
+	uint64_t text_mapped_pages; /* mapped text: the table's 100% */
+	uint64_t aligned[EXECFOLIO_SIM_ORDERS]; /* [0]: base pages */
+	uint64_t unaligned[EXECFOLIO_SIM_ORDERS];
+	uint64_t partial; /* folios mapped in part */
+	uint64_t cont_aligned; /* in 64K contpte-mappable blocks */
+	uint64_t read_bytes; /* read from backing storage */
+	uint64_t cache_bytes; /* page cache occupied */
+	uint64_t major_faults; /* faults that found no folio */
+	/* TLB entries to map the touched text pages. */
+	uint64_t tlb_pte;
+	uint64_t tlb_contpte;
+	uint64_t tlb_pmd;
+};
+
+/*
+ * Replay @file under @params and store the outcome in @result (zeroed
+ * first). Touches beyond the end of the file are ignored. Returns 0,
+ * -EINVAL for bad parameters, or -ENOMEM.
+ */
+int execfolio_sim_run(const struct execfolio_sim_file *file,
+		      const struct execfolio_sim_params *params,
+		      struct execfolio_sim_result *result);
+
+/* Add @r into @total, for totals over several files. */
+void execfolio_sim_add(struct execfolio_sim_result *total,
+		       const struct execfolio_sim_result *r);
+
+/* Default parameters for @mode at 4K pages: 128K read-ahead, 64K around. */
+void execfolio_sim_defaults(struct execfolio_sim_params *params,
+			    enum execfolio_sim_mode mode, unsigned int order);
+
+#endif /* EXECFOLIO_SIMULATE_H */

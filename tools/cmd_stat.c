@@ -1,8 +1,227 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* execfolio stat: placeholder until the folio measurement lands. */
+/*
+ * execfolio stat: how the text of running processes is backed by folios,
+ * aggregated over PIDs or a cgroup, as the seed's table or JSON.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <execfolio/json.h>
+#include <execfolio/measure.h>
+
 #include "execfolio.h"
+
+static void stat_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: %s stat [--json] PID...\n"
+		"       %s stat [--json] --cgroup DIR\n"
+		"\n"
+		"Measure how the resident text (executable file mappings) of the\n"
+		"processes is backed by page-cache folios, as the kernel's\n"
+		"tools/mm/thpmaps does, counting a page shared by several\n"
+		"processes once. Needs root (CAP_SYS_ADMIN) for pagemap PFNs and\n"
+		"/proc/kpageflags.\n"
+		"\n"
+		"  --json        one JSON object instead of the table\n"
+		"  --cgroup DIR  every process of the cgroup (v1 or v2) and below\n"
+		"  --proc DIR    read DIR instead of /proc\n",
+		progname, progname);
+}
+
+static void print_row(const char *label, uint64_t bytes, uint64_t text)
+{
+	printf("%-26s %12" PRIu64 " kB", label, bytes / 1024);
+	if (text)
+		printf("  %5.1f%%\n", 100.0 * (double)bytes / (double)text);
+	else
+		printf("      -\n");
+}
+
+static void print_table(const struct execfolio_stat *st)
+{
+	uint64_t text = st->text_bytes;
+	unsigned int o;
+	char label[64];
+	size_t i;
+
+	printf("processes:");
+	for (i = 0; i < st->nr_pids; i++)
+		printf(" %d", (int)st->pids[i]);
+	printf("%s\n", st->nr_pids ? "" : " none");
+	printf("%-26s %12s %9s\n", "text folios", "", "% of text");
+	print_row("text", text, text);
+	snprintf(label, sizeof(label), "base-page-%" PRIu64 "kB",
+		 st->page_size / 1024);
+	print_row(label, st->folio_bytes[0], text);
+	for (o = 1; o <= st->pmd_order; o++) {
+		snprintf(label, sizeof(label), "thp-aligned-%" PRIu64 "kB",
+			 (st->page_size << o) / 1024);
+		print_row(label, st->aligned[o], text);
+	}
+	for (o = 1; o <= st->pmd_order; o++) {
+		snprintf(label, sizeof(label), "thp-unaligned-%" PRIu64 "kB",
+			 (st->page_size << o) / 1024);
+		print_row(label, st->unaligned[o], text);
+	}
+	print_row("thp-partial", st->partial_bytes, text);
+	snprintf(label, sizeof(label), "thp-pmd-mapped-%" PRIu64 "kB",
+		 st->pmd_size / 1024);
+	print_row(label, st->pmd_mapped_bytes, text);
+	print_row("cont-aligned-64kB", st->cont_aligned_64k_bytes, text);
+	print_row("cont-eligible-64kB", st->cont_eligible_64k_bytes, text);
+	if (st->cont_eligible_64k_bytes)
+		printf("cont-aligned share: %.1f%% of the 64K blocks with resident text\n",
+		       100.0 * (double)st->cont_aligned_64k_bytes /
+			       (double)st->cont_eligible_64k_bytes);
+	else
+		printf("cont-aligned share: - (no 64K block with resident text)\n");
+}
+
+static void print_json(const struct execfolio_stat *st)
+{
+	struct execfolio_json j;
+	unsigned int o;
+	char key[32];
+	size_t i;
+
+	execfolio_json_init(&j, stdout);
+	execfolio_json_object(&j, NULL);
+	execfolio_json_array(&j, "pids");
+	for (i = 0; i < st->nr_pids; i++)
+		execfolio_json_u64(&j, NULL, (uint64_t)st->pids[i]);
+	execfolio_json_end(&j);
+	execfolio_json_u64(&j, "text_bytes", st->text_bytes);
+	execfolio_json_object(&j, "folio_bytes");
+	for (o = 0; o <= st->pmd_order; o++) {
+		snprintf(key, sizeof(key), "%" PRIu64, st->page_size << o);
+		execfolio_json_u64(&j, key, st->folio_bytes[o]);
+	}
+	execfolio_json_end(&j);
+	execfolio_json_u64(&j, "aligned_bytes",
+			   execfolio_stat_sum(st->aligned, st->pmd_order));
+	execfolio_json_u64(&j, "unaligned_bytes",
+			   execfolio_stat_sum(st->unaligned, st->pmd_order));
+	execfolio_json_u64(&j, "partial_bytes", st->partial_bytes);
+	execfolio_json_u64(&j, "cont_aligned_64k_bytes",
+			   st->cont_aligned_64k_bytes);
+	execfolio_json_u64(&j, "cont_eligible_64k_bytes",
+			   st->cont_eligible_64k_bytes);
+	execfolio_json_u64(&j, "pmd_mapped_bytes", st->pmd_mapped_bytes);
+	execfolio_json_end(&j);
+	execfolio_json_finish(&j);
+}
+
+static int parse_pid(const char *s, pid_t *pid)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > 0x7fffffff)
+		return -EINVAL;
+	*pid = (pid_t)v;
+	return 0;
+}
 
 int cmd_stat(int argc, char **argv)
 {
-	return usage_error("stat", "not implemented yet");
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "cgroup", required_argument, NULL, 'c' },
+		{ "proc", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cgroup = NULL, *proc_root = "/proc";
+	struct execfolio_measure *m;
+	bool json = false, from_cgroup;
+	int c, ret, status = EXIT_OK;
+	size_t nr = 0, i, measured = 0;
+	pid_t *pids = NULL;
+	char err[512];
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+jc:p:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'c':
+			cgroup = optarg;
+			break;
+		case 'p':
+			proc_root = optarg;
+			break;
+		case 'h':
+			stat_usage(stdout);
+			return EXIT_OK;
+		default:
+			return usage_error("stat", "unknown option");
+		}
+	}
+	from_cgroup = cgroup != NULL;
+	if (from_cgroup && optind < argc)
+		return usage_error("stat", "give PIDs or --cgroup, not both");
+	if (!from_cgroup && optind == argc)
+		return usage_error("stat", "no PID given");
+
+	if (from_cgroup) {
+		ret = execfolio_cgroup_pids(cgroup, &pids, &nr, err,
+					    sizeof(err));
+		if (ret) {
+			err_msg("stat: %s", err);
+			return EXIT_FAILED;
+		}
+	} else {
+		nr = (size_t)(argc - optind);
+		pids = calloc(nr, sizeof(*pids));
+		if (!pids) {
+			err_msg("stat: out of memory");
+			return EXIT_FAILED;
+		}
+		for (i = 0; i < nr; i++) {
+			if (parse_pid(argv[optind + i], &pids[i])) {
+				free(pids);
+				return usage_error("stat", "'%s' is not a PID",
+						   argv[optind + i]);
+			}
+		}
+	}
+
+	ret = execfolio_measure_open(&m, proc_root, 0, 0, err, sizeof(err));
+	if (ret) {
+		err_msg("stat: %s", err);
+		free(pids);
+		return EXIT_FAILED;
+	}
+	for (i = 0; i < nr; i++) {
+		ret = execfolio_measure_pid(m, pids[i], err, sizeof(err));
+		if (!ret) {
+			measured++;
+			continue;
+		}
+		/* A cgroup's process may exit between listing and measuring. */
+		if (from_cgroup && ret == -ESRCH)
+			continue;
+		err_msg("stat: %s", err);
+		status = EXIT_FAILED;
+		/* Without PFNs or flags no process can be measured. */
+		if (ret == -EPERM || ret == -ENOMEM)
+			break;
+	}
+	if (measured || (from_cgroup && status == EXIT_OK)) {
+		if (json)
+			print_json(execfolio_measure_result(m));
+		else
+			print_table(execfolio_measure_result(m));
+	}
+	execfolio_measure_close(m);
+	free(pids);
+	return status;
 }

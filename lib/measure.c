@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Folio measurement of processes: for each executable file mapping in
+ * smaps, its pagemap entries are read in large batches, the flags of their
+ * PFNs come from the kpageflags cache, and the accounting adds the mapping
+ * to the aggregate, skipping physical pages already counted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure_internal.h"
+
+#define PMD_SIZE_FILE "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+/* pagemap entries per pread: 512 KiB, 256 MiB of address space. */
+#define PAGEMAP_BATCH 65536
+
+struct execfolio_measure {
+	int proc_fd;
+	char *proc_root;
+	struct kpf_cache kpf;
+	struct pfnset seen;
+	struct execfolio_stat st;
+	size_t max_pids;
+	/* One mapping's pages; reused. */
+	uint64_t *pm, *flags;
+	bool *is_new;
+	size_t cap;
+	/* PFNs the process being measured added to @seen, to roll back. */
+	uint64_t *added;
+	size_t nr_added, max_added;
+};
+
+static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+uint64_t execfolio_stat_sum(const uint64_t *by_order, unsigned int max_order)
+{
+	uint64_t sum = 0;
+	unsigned int o;
+
+	for (o = 0; o <= max_order && o <= EXECFOLIO_MAX_ORDER; o++)
+		sum += by_order[o];
+	return sum;
+}
+
+static uint64_t running_pmd_size(uint64_t page_size)
+{
+	unsigned long long size = 0;
+	FILE *f = fopen(PMD_SIZE_FILE, "r");
+
+	if (f) {
+		if (fscanf(f, "%llu", &size) != 1)
+			size = 0;
+		fclose(f);
+	}
+	/* Without THP: a page table page of 8-byte entries maps one PMD. */
+	return size ? size : page_size * (page_size / 8);
+}
+
+static bool power_of_two(uint64_t n)
+{
+	return n && !(n & (n - 1));
+}
+
+int execfolio_measure_open(struct execfolio_measure **mp, const char *proc_root,
+			   uint64_t page_size, uint64_t pmd_size, char *err,
+			   size_t errlen)
+{
+	struct execfolio_measure *m;
+	unsigned int order = 0;
+	int fd, ret;
+
+	if (!proc_root)
+		proc_root = "/proc";
+	if (!page_size)
+		page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+	if (!pmd_size)
+		pmd_size = running_pmd_size(page_size);
+	if (!power_of_two(page_size) || !power_of_two(pmd_size) ||
+	    pmd_size < page_size)
+		return fail(err, errlen, -EINVAL,
+			    "bad page size %" PRIu64 " or PMD size %" PRIu64,
+			    page_size, pmd_size);
+	while ((page_size << order) < pmd_size)
+		order++;
+	if (order > EXECFOLIO_MAX_ORDER)
+		return fail(err, errlen, -EINVAL,
+			    "PMD order %u is larger than the %d supported",
+			    order, EXECFOLIO_MAX_ORDER);
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return fail(err, errlen, -ENOMEM, "out of memory");
+	m->proc_root = strdup(proc_root);
+	m->proc_fd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (m->proc_fd < 0) {
+		ret = fail(err, errlen, -errno, "cannot open %s: %s", proc_root,
+			   strerror(errno));
+		goto err_free;
+	}
+	fd = openat(m->proc_fd, "kpageflags", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		if (ret == -ENOENT)
+			fail(err, errlen, ret,
+			     "%s/kpageflags does not exist: this kernel was built without CONFIG_PROC_PAGE_MONITOR, so folio sizes cannot be measured",
+			     proc_root);
+		else if (ret == -EACCES || ret == -EPERM)
+			fail(err, errlen, ret,
+			     "cannot read %s/kpageflags: %s; run as root (needs CAP_SYS_ADMIN)",
+			     proc_root, strerror(-ret));
+		else
+			fail(err, errlen, ret, "cannot open %s/kpageflags: %s",
+			     proc_root, strerror(-ret));
+		goto err_close;
+	}
+	ret = kpf_cache_init(&m->kpf, fd);
+	if (ret) {
+		close(fd);
+		fail(err, errlen, ret, "out of memory");
+		goto err_close;
+	}
+	pfnset_init(&m->seen);
+	m->st.page_size = page_size;
+	m->st.pmd_size = pmd_size;
+	m->st.pmd_order = order;
+	*mp = m;
+	return 0;
+
+err_close:
+	close(m->proc_fd);
+err_free:
+	free(m->proc_root);
+	free(m);
+	return ret;
+}
+
+void execfolio_measure_close(struct execfolio_measure *m)
+{
+	if (!m)
+		return;
+	close(m->kpf.fd);
+	kpf_cache_free(&m->kpf);
+	pfnset_free(&m->seen);
+	close(m->proc_fd);
+	free(m->proc_root);
+	free(m->st.pids);
+	free(m->pm);
+	free(m->flags);
+	free(m->is_new);
+	free(m->added);
+	free(m);
+}
+
+const struct execfolio_stat *
+execfolio_measure_result(struct execfolio_measure *m)
+{
+	return &m->st;
+}
+
+static int reserve_pages(struct execfolio_measure *m, size_t nr)
+{
+	uint64_t *pm, *flags;
+	bool *is_new;
+
+	if (nr <= m->cap)
+		return 0;
+	pm = realloc(m->pm, nr * sizeof(*pm));
+	if (pm)
+		m->pm = pm;
+	flags = realloc(m->flags, nr * sizeof(*flags));
+	if (flags)
+		m->flags = flags;
+	is_new = realloc(m->is_new, nr * sizeof(*is_new));
+	if (is_new)
+		m->is_new = is_new;
+	if (!pm || !flags || !is_new)
+		return -ENOMEM;
+	m->cap = nr;
+	return 0;
+}
+
+/* Describe a failure to open or read a file of /proc/PID. */
+static int pid_error(const struct execfolio_measure *m, pid_t pid,
+		     const char *file, int ret, char *err, size_t errlen)
+{
+	if (ret == -ENOENT || ret == -ESRCH)
+		return fail(err, errlen, -ESRCH, "PID %d: no such process",
+			    (int)pid);
+	if (ret == -EACCES || ret == -EPERM)
+		return fail(
+			err, errlen, -EACCES,
+			"PID %d: cannot read %s/%d/%s: %s; run as root (needs CAP_SYS_ADMIN)",
+			(int)pid, m->proc_root, (int)pid, file, strerror(-ret));
+	return fail(err, errlen, ret, "PID %d: cannot read %s/%d/%s: %s",
+		    (int)pid, m->proc_root, (int)pid, file, strerror(-ret));
+}
+
+static int read_pagemap(int fd, uint64_t first_vfn, size_t nr, uint64_t *pm)
+{
+	size_t done = 0;
+
+	while (done < nr) {
+		size_t want = nr - done < PAGEMAP_BATCH ? nr - done :
+							  PAGEMAP_BATCH;
+		ssize_t n = pread(fd, pm + done, want * sizeof(*pm),
+				  (off_t)((first_vfn + done) * sizeof(*pm)));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0 || n % sizeof(*pm))
+			return -ESRCH; /* the process exited under us */
+		done += (size_t)n / sizeof(*pm);
+	}
+	return 0;
+}
+
+static int remember(struct execfolio_measure *m, uint64_t pfn)
+{
+	if (m->nr_added == m->max_added) {
+		size_t max = m->max_added ? m->max_added * 2 : 4096;
+		uint64_t *added = realloc(m->added, max * sizeof(*added));
+
+		if (!added)
+			return -ENOMEM;
+		m->added = added;
+		m->max_added = max;
+	}
+	m->added[m->nr_added++] = pfn;
+	return pfnset_add(&m->seen, pfn);
+}
+
+/* Read the flags of every present page, batching the kpageflags reads. */
+static int read_flags(struct execfolio_measure *m, size_t nr)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < nr; i++) {
+		uint64_t pfn = m->pm[i] & PM_PFN_MASK;
+
+		if (!(m->pm[i] & PM_PRESENT))
+			continue;
+		ret = kpf_want(&m->kpf, pfn);
+		if (!ret)
+			ret = kpf_want(&m->kpf, pfn + 1);
+		if (ret)
+			return ret;
+	}
+	ret = kpf_flush(&m->kpf);
+	for (i = 0; !ret && i < nr; i++) {
+		m->flags[i] = 0;
+		if (m->pm[i] & PM_PRESENT)
+			ret = kpf_get(&m->kpf, m->pm[i] & PM_PFN_MASK,
+				      &m->flags[i]);
+	}
+	return ret;
+}
+
+static int measure_vma(struct execfolio_measure *m, pid_t pid, int pagemap_fd,
+		       const struct exec_vma *vma, struct execfolio_stat *st,
+		       char *err, size_t errlen)
+{
+	const uint64_t ps = m->st.page_size;
+	struct vma_pages v = {
+		.start_vfn = vma->start / ps,
+		.nr = (size_t)((vma->end - vma->start) / ps),
+		.kpf = &m->kpf,
+		.pmd_mapped_pages = vma->pmd_mapped_kb * 1024 / ps,
+	};
+	size_t i;
+	int ret;
+
+	if (!vma->rss_kb || !v.nr)
+		return 0;
+	ret = reserve_pages(m, v.nr);
+	if (ret)
+		return fail(err, errlen, ret, "out of memory");
+	ret = read_pagemap(pagemap_fd, v.start_vfn, v.nr, m->pm);
+	if (ret)
+		return pid_error(m, pid, "pagemap", ret, err, errlen);
+	for (i = 0; i < v.nr; i++) {
+		/*
+		 * Without CAP_SYS_ADMIN the kernel reports present pages with
+		 * PFN 0; measuring those would report zeros as facts.
+		 */
+		if ((m->pm[i] & PM_PRESENT) && !(m->pm[i] & PM_PFN_MASK))
+			return fail(
+				err, errlen, -EPERM,
+				"PID %d: %s/%d/pagemap hides physical frame numbers; folio sizes can only be measured as root (needs CAP_SYS_ADMIN)",
+				(int)pid, m->proc_root, (int)pid);
+	}
+	ret = read_flags(m, v.nr);
+	if (ret)
+		return fail(err, errlen, ret, "cannot read %s/kpageflags: %s",
+			    m->proc_root, strerror(-ret));
+	for (i = 0; i < v.nr; i++)
+		m->is_new[i] = (m->pm[i] & PM_PRESENT) &&
+			       !pfnset_test(&m->seen, m->pm[i] & PM_PFN_MASK);
+
+	v.pm = m->pm;
+	v.flags = m->flags;
+	v.is_new = m->is_new;
+	ret = folio_account(&v, st);
+	if (ret)
+		return fail(err, errlen, ret, "cannot read %s/kpageflags: %s",
+			    m->proc_root, strerror(-ret));
+
+	for (i = 0; i < v.nr; i++) {
+		if (!m->is_new[i] || (m->flags[i] & KPF_ANON))
+			continue;
+		ret = remember(m, m->pm[i] & PM_PFN_MASK);
+		if (ret)
+			return fail(err, errlen, ret, "out of memory");
+	}
+	return 0;
+}
+
+static int add_pid(struct execfolio_measure *m, pid_t pid)
+{
+	if (m->st.nr_pids == m->max_pids) {
+		size_t max = m->max_pids ? m->max_pids * 2 : 16;
+		pid_t *pids = realloc(m->st.pids, max * sizeof(*pids));
+
+		if (!pids)
+			return -ENOMEM;
+		m->st.pids = pids;
+		m->max_pids = max;
+	}
+	m->st.pids[m->st.nr_pids++] = pid;
+	return 0;
+}
+
+int execfolio_measure_pid(struct execfolio_measure *m, pid_t pid, char *err,
+			  size_t errlen)
+{
+	struct execfolio_stat st = m->st;
+	struct exec_vma *vmas = NULL;
+	int smaps_fd, pagemap_fd = -1, ret;
+	size_t nr = 0, i;
+	char path[64];
+
+	if (pid <= 0)
+		return fail(err, errlen, -ESRCH, "PID %d: no such process",
+			    (int)pid);
+	m->nr_added = 0;
+	snprintf(path, sizeof(path), "%d/smaps", (int)pid);
+	smaps_fd = openat(m->proc_fd, path, O_RDONLY | O_CLOEXEC);
+	if (smaps_fd < 0)
+		return pid_error(m, pid, "smaps", -errno, err, errlen);
+	snprintf(path, sizeof(path), "%d/pagemap", (int)pid);
+	pagemap_fd = openat(m->proc_fd, path, O_RDONLY | O_CLOEXEC);
+	if (pagemap_fd < 0) {
+		ret = pid_error(m, pid, "pagemap", -errno, err, errlen);
+		goto out;
+	}
+	ret = smaps_read_exec_vmas(smaps_fd, &vmas, &nr);
+	if (ret) {
+		ret = pid_error(m, pid, "smaps", ret, err, errlen);
+		goto out;
+	}
+	for (i = 0; i < nr && !ret; i++)
+		ret = measure_vma(m, pid, pagemap_fd, &vmas[i], &st, err,
+				  errlen);
+	if (!ret) {
+		ret = add_pid(m, pid);
+		if (ret)
+			fail(err, errlen, ret, "out of memory");
+	}
+	if (!ret) {
+		st.pids = m->st.pids;
+		st.nr_pids = m->st.nr_pids;
+		m->st = st;
+	} else {
+		/* Leave the aggregate as it was before this process. */
+		for (i = 0; i < m->nr_added; i++)
+			pfnset_clear(&m->seen, m->added[i]);
+	}
+out:
+	free(vmas);
+	if (pagemap_fd >= 0)
+		close(pagemap_fd);
+	close(smaps_fd);
+	return ret;
+}

@@ -2,7 +2,7 @@
 /*
  * Folio measurement of processes: for each executable file mapping in
  * smaps, its pagemap entries are read in large batches, the flags of their
- * PFNs come from the kpageflags cache, and the accounting adds the mapping
+ * folios come from the kpageflags cache, and the accounting adds the mapping
  * to the aggregate, skipping physical pages already counted.
  */
 #include <errno.h>
@@ -249,31 +249,40 @@ static int remember(struct execfolio_measure *m, uint64_t pfn)
 	return pfnset_add(&m->seen, pfn);
 }
 
-/* Read the flags of every present page, batching the kpageflags reads. */
+/*
+ * The kpageflags of every present page, walking folio by folio: the first
+ * mapped page of a compound page is read, and the pages after it that map
+ * the rest of it physically contiguously get its flags as tails (the flags
+ * thpmaps uses, THP and anon, belong to the folio, not the page).
+ */
 static int read_flags(struct execfolio_measure *m, size_t nr)
 {
-	size_t i;
+	uint64_t flags, pfn, end;
+	size_t i = 0;
 	int ret;
 
-	for (i = 0; i < nr; i++) {
-		uint64_t pfn = m->pm[i] & PM_PFN_MASK;
-
-		if (!(m->pm[i] & PM_PRESENT))
+	while (i < nr) {
+		if (!(m->pm[i] & PM_PRESENT)) {
+			m->flags[i++] = 0;
 			continue;
-		ret = kpf_want(&m->kpf, pfn);
-		if (!ret)
-			ret = kpf_want(&m->kpf, pfn + 1);
+		}
+		pfn = m->pm[i] & PM_PFN_MASK;
+		ret = kpf_get(&m->kpf, pfn, &flags);
 		if (ret)
 			return ret;
+		m->flags[i++] = flags;
+		if (!(flags & (KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL)))
+			continue;
+		ret = kpf_folio_end(&m->kpf, pfn, &end);
+		if (ret)
+			return ret;
+		flags = (flags & ~KPF_COMPOUND_HEAD) | KPF_COMPOUND_TAIL;
+		for (; i < nr && (m->pm[i] & PM_PRESENT) && ++pfn < end &&
+		       (m->pm[i] & PM_PFN_MASK) == pfn;
+		     i++)
+			m->flags[i] = flags;
 	}
-	ret = kpf_flush(&m->kpf);
-	for (i = 0; !ret && i < nr; i++) {
-		m->flags[i] = 0;
-		if (m->pm[i] & PM_PRESENT)
-			ret = kpf_get(&m->kpf, m->pm[i] & PM_PFN_MASK,
-				      &m->flags[i]);
-	}
-	return ret;
+	return 0;
 }
 
 static int measure_vma(struct execfolio_measure *m, pid_t pid, int pagemap_fd,

@@ -58,33 +58,25 @@ int pfnset_add(struct pfnset *set, uint64_t pfn);
 void pfnset_clear(struct pfnset *set, uint64_t pfn);
 
 /*
- * /proc/kpageflags through a cache of aligned runs of entries: the same
- * flags are asked for again and again (every page of a folio, the page
- * after each run, several processes mapping one library), and reading them
- * costs a system call plus kernel work per entry.
+ * /proc/kpageflags through a cache of the entries read so far. The tail
+ * pages of a folio share its flags, so the folio walk reads one entry per
+ * folio plus a few to find where the folio ends.
  */
 struct kpf_cache {
 	int fd;
-	struct blockmap bm;
-	uint64_t *buf; /* staging area of one batched pread */
-	size_t buf_entries;
-	uint64_t run_start, run_end; /* chunks queued for the next pread */
+	struct blockmap bm; /* chunks of KPF_CHUNK_ENTRIES entries */
 	uint64_t nr_preads; /* for tests and benchmarks */
 };
 
-#define KPF_CHUNK_SHIFT 6 /* 64 entries, 512 bytes per chunk */
+#define KPF_CHUNK_SHIFT 6
 #define KPF_CHUNK_ENTRIES (1U << KPF_CHUNK_SHIFT)
 
 int kpf_cache_init(struct kpf_cache *c, int fd);
 void kpf_cache_free(struct kpf_cache *c);
-/*
- * Queue the chunk holding @pfn; consecutive chunks are read by one pread at
- * kpf_flush(). Returns 0 or a negative errno.
- */
-int kpf_want(struct kpf_cache *c, uint64_t pfn);
-int kpf_flush(struct kpf_cache *c);
-/* Flags of @pfn, reading it now if it was not prefetched; 0 past the end. */
+/* Flags of @pfn; 0 past the last PFN. Returns 0 or a negative errno. */
 int kpf_get(struct kpf_cache *c, uint64_t pfn, uint64_t *flags);
+/* The PFN after the end of the compound page (folio) holding @pfn. */
+int kpf_folio_end(struct kpf_cache *c, uint64_t pfn, uint64_t *end);
 
 /* One executable file mapping, from smaps. */
 struct exec_vma {

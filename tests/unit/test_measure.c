@@ -2,6 +2,7 @@
 /*
  * libexecfolio folio measurement on synthetic proc trees: every row of the
  * result checked against counts worked out by hand from thpmaps' rules.
+ * The fixture's pagemap and kpageflags are plain files, read like /proc.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -431,33 +432,41 @@ static void test_pfnset(void **state)
 	pfnset_free(&set);
 }
 
-/* A 2M folio's flags come in one pread; asking again reads nothing. */
-static void test_kpageflags_batched_and_cached(void **state)
+/* A folio's end is found in log2(size) reads, each entry read once. */
+static void test_kpageflags_folio_end(void **state)
 {
 	struct kpf_cache c;
-	uint64_t pfn, flags;
+	uint64_t end, flags, preads;
 	char path[128];
 	struct mfx f;
 	int fd;
 
 	mfx_init(&f, PAGE, 0x20000, 0x10);
 	mfx_folio(&f, 0x10000, 9, 0);
+	mfx_folio(&f, 0x10200, 2, 0);
 	mfx_write(&f);
 	snprintf(path, sizeof(path), "%s/kpageflags", f.root);
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(kpf_cache_init(&c, fd), 0);
-	for (pfn = 0x10000; pfn < 0x10200; pfn++)
-		assert_int_equal(kpf_want(&c, pfn), 0);
-	assert_int_equal(kpf_flush(&c), 0);
-	assert_int_equal(c.nr_preads, 1);
-	for (pfn = 0x10000; pfn < 0x10200; pfn++) {
-		assert_int_equal(kpf_get(&c, pfn, &flags), 0);
-		assert_true(flags & KPF_THP);
-		assert_true(flags & (pfn == 0x10000 ? KPF_COMPOUND_HEAD :
-						      KPF_COMPOUND_TAIL));
-	}
-	assert_int_equal(c.nr_preads, 1);
+
+	assert_int_equal(kpf_folio_end(&c, 0x10000, &end), 0);
+	assert_int_equal(end, 0x10200);
+	assert_int_equal(c.nr_preads, 10);
+	/* From a tail in the middle: the same end. */
+	assert_int_equal(kpf_folio_end(&c, 0x10123, &end), 0);
+	assert_int_equal(end, 0x10200);
+	assert_int_equal(kpf_folio_end(&c, 0x10201, &end), 0);
+	assert_int_equal(end, 0x10204);
+	/* A small page ends after itself. */
+	assert_int_equal(kpf_folio_end(&c, 0x5000, &end), 0);
+	assert_int_equal(end, 0x5001);
+
+	preads = c.nr_preads;
+	assert_int_equal(kpf_folio_end(&c, 0x10000, &end), 0);
+	assert_int_equal(kpf_get(&c, 0x10200, &flags), 0);
+	assert_true(flags & KPF_COMPOUND_HEAD);
+	assert_int_equal(c.nr_preads, preads);
 	/* Past the last PFN: no flags, no error. */
 	assert_int_equal(kpf_get(&c, 0x100000, &flags), 0);
 	assert_int_equal(flags, 0);
@@ -479,7 +488,7 @@ int main(void)
 		cmocka_unit_test(test_no_kpageflags),
 		cmocka_unit_test(test_cgroup_pids),
 		cmocka_unit_test(test_pfnset),
-		cmocka_unit_test(test_kpageflags_batched_and_cached),
+		cmocka_unit_test(test_kpageflags_folio_end),
 	};
 
 	return cmocka_run_group_tests_name("measure", tests, NULL, NULL);

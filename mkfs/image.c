@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * xfsprogs and the image: finding the programs, the default image size,
+ * running mkfs.xfs on the protofile and the optional xfs_repair -n check.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mkfs.h"
+
+/* mkfs.xfs refuses data sections smaller than this. */
+#define IMAGE_MIN_SIZE (300ull << 20)
+/* Log, AG headers and free-space slack beyond the data and inodes. */
+#define IMAGE_OVERHEAD (96ull << 20)
+/* xfs_db's "path" command appeared in xfsprogs 5.10 (Debian 11 and later). */
+#define XFSPROGS_MIN_MAJOR 5
+#define XFSPROGS_MIN_MINOR 10
+
+static int find_program(const char *name, char *out, size_t outlen)
+{
+	const char *env = getenv("XFSPROGS_PATH");
+	char *list, *dir, *save = NULL;
+	int found = -ENOENT;
+
+	if (env)
+		list = strdup(env);
+	else if (asprintf(&list, "%s:/usr/sbin:/sbin",
+			  getenv("PATH") ? getenv("PATH") : "/usr/bin") < 0)
+		list = NULL;
+	if (!list)
+		return -ENOMEM;
+	for (dir = strtok_r(list, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		if ((size_t)snprintf(out, outlen, "%s/%s", dir, name) >= outlen)
+			continue;
+		if (!access(out, X_OK)) {
+			found = 0;
+			break;
+		}
+	}
+	free(list);
+	return found;
+}
+
+static int xfsprogs_version(struct xfsprogs *x)
+{
+	char *argv[] = { x->mkfs, "-V", NULL };
+	char path[] = "/tmp/mkfs.execfolio-version.XXXXXX";
+	char line[256] = "";
+	const char *v;
+	FILE *f;
+	int fd, ret;
+
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	ret = run_program(argv, NULL, path, "/dev/null");
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	unlink(path);
+	v = strstr(line, "version ");
+	if (ret || !v || sscanf(v + 8, "%d.%d", &x->major, &x->minor) != 2) {
+		err_msg("cannot tell the version of %s (its -V said: %s)",
+			x->mkfs, line[0] ? line : "nothing");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int xfsprogs_find(struct xfsprogs *x)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} progs[] = {
+		{ "mkfs.xfs", offsetof(struct xfsprogs, mkfs) },
+		{ "xfs_db", offsetof(struct xfsprogs, db) },
+		{ "xfs_repair", offsetof(struct xfsprogs, repair) },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		char *slot = (char *)x + progs[i].off;
+
+		if (find_program(progs[i].name, slot, sizeof(x->mkfs))) {
+			err_msg("%s not found in %s: install xfsprogs "
+				"(Debian: apt-get install xfsprogs)",
+				progs[i].name,
+				getenv("XFSPROGS_PATH") ?
+					"$XFSPROGS_PATH" :
+					"$PATH, /usr/sbin or /sbin");
+			return -ENOENT;
+		}
+	}
+	if (xfsprogs_version(x))
+		return -EINVAL;
+	if (x->major < XFSPROGS_MIN_MAJOR ||
+	    (x->major == XFSPROGS_MIN_MAJOR && x->minor < XFSPROGS_MIN_MINOR)) {
+		err_msg("xfsprogs %d.%d is too old: %d.%d or later is needed "
+			"(xfs_db's path command)",
+			x->major, x->minor, XFSPROGS_MIN_MAJOR,
+			XFSPROGS_MIN_MINOR);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+uint64_t image_default_size(const struct tree *t)
+{
+	uint64_t meta = 0, size;
+	size_t i;
+
+	for (i = 0; i < t->count; i++) {
+		const struct node *n = &t->nodes[i];
+
+		/* The inode, its directory entry, and room for xattrs. */
+		meta += 1024;
+		if (n->type == NODE_DIR)
+			meta += 4096 + n->nchildren * 64;
+		if (n->type == NODE_SYMLINK)
+			meta += 4096;
+	}
+	size = (t->data_bytes + meta) / 4 * 5 + IMAGE_OVERHEAD;
+	size = (size + (1ull << 20) - 1) & ~((1ull << 20) - 1);
+	return size < IMAGE_MIN_SIZE ? IMAGE_MIN_SIZE : size;
+}
+
+int parse_image_size(const char *arg, uint64_t *size)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	errno = 0;
+	if (arg[0] < '0' || arg[0] > '9')
+		goto bad;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg)
+		goto bad;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		shift = 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		shift = 40;
+		end++;
+		break;
+	}
+	if (*end || (shift && v > (ULLONG_MAX >> shift)))
+		goto bad;
+	*size = (uint64_t)v << shift;
+	if (*size < IMAGE_MIN_SIZE) {
+		err_msg("--size %s: mkfs.xfs needs at least 300m", arg);
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	err_msg("--size %s: expected bytes with an optional k, m, g or t "
+		"suffix, e.g. 2g",
+		arg);
+	return -EINVAL;
+}
+
+static void show_file(const char *path, const char *prefix)
+{
+	char line[1024];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		fprintf(stderr, "%s%s", prefix, line);
+	fclose(f);
+}
+
+int image_mkfs(const struct xfsprogs *x, const struct options *o,
+	       const char *tmp_image, const char *proto, const char *workdir,
+	       uint64_t size)
+{
+	char **argv = calloc(o->nmkfs_args + 8, sizeof(char *));
+	char *err_path;
+	int argc = 0, i, ret;
+
+	if (!argv || asprintf(&err_path, "%s/mkfs.err", workdir) < 0)
+		return -ENOMEM;
+	argv[argc++] = (char *)x->mkfs;
+	argv[argc++] = "-q";
+	argv[argc++] = "-p";
+	argv[argc++] = (char *)proto;
+	for (i = 0; i < o->nmkfs_args; i++)
+		argv[argc++] = o->mkfs_args[i];
+	argv[argc++] = (char *)tmp_image;
+	argv[argc] = NULL;
+	ret = run_program(argv, workdir, "/dev/null", err_path);
+	if (ret) {
+		err_msg("mkfs.xfs failed (%s):",
+			ret < 0 ? strerror(-ret) : "see its messages below");
+		show_file(err_path, "  mkfs.xfs: ");
+		err_msg("if it ran out of space, the tree does not fit in %llu "
+			"MiB: give a larger --size (or none, to fit the tree)",
+			(unsigned long long)(size >> 20));
+		ret = -EIO;
+	}
+	free(err_path);
+	free(argv);
+	return ret;
+}
+
+int image_repair_check(const struct xfsprogs *x, const char *image)
+{
+	char *argv[] = { (char *)x->repair, "-n", (char *)image, NULL };
+	int ret;
+
+	ret = run_program(argv, NULL, "/dev/null", "/dev/null");
+	if (ret) {
+		err_msg("xfs_repair -n found problems in the new image; "
+			"run it on %s for details (the image is not kept)",
+			image);
+		return -EIO;
+	}
+	return 0;
+}

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mkfs.execfolio [OPTIONS] SOURCE_DIR IMAGE [-- MKFS_XFS_OPTIONS]
+ *
+ * Builds the image in a hidden temporary file next to IMAGE and renames it
+ * into place only when everything worked, so a failed run never leaves an
+ * image that looks good.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <execfolio/policy.h>
+
+#include "mkfs.h"
+
+const char *progname = "mkfs.execfolio";
+
+/* Removed by the signal handler too: async-signal-safe unlink() only. */
+static char tmp_image[4096];
+static char workdir[4096];
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: %s [OPTIONS] SOURCE_DIR IMAGE [-- MKFS_XFS_OPTIONS]\n"
+		"\n"
+		"Build an XFS image file from SOURCE_DIR, without root, with the "
+		"exec folio\npolicy (trusted.exec_folio_size) on the chosen "
+		"files.\n"
+		"\n"
+		"  --exec-folio-size SIZE  on regular files with an execute bit\n"
+		"  --auto                  on ELF executables and shared "
+		"libraries, the size\n"
+		"                          `execfolio scan` recommends\n"
+		"  --rule GLOB=SIZE        on files whose path below SOURCE_DIR "
+		"matches GLOB\n"
+		"                          (fnmatch, no flags); repeatable, "
+		"applied last, the\n"
+		"                          last match wins; SIZE none stores "
+		"\"none\"\n"
+		"  --size SIZE             image size (k/m/g/t suffix; default: "
+		"fits the tree,\n"
+		"                          at least 300m)\n"
+		"  --force                 replace an existing IMAGE\n"
+		"  --report FILE           write the per-file report of "
+		"differences to FILE\n"
+		"                          (default: standard error)\n"
+		"  --strict                fail if the image differs from the "
+		"source at all\n"
+		"  --check                 run xfs_repair -n on the image "
+		"before keeping it\n"
+		"  -n, --dry-run           print the policy chosen for each file "
+		"and stop\n"
+		"  -v, --verbose           say what was built\n"
+		"  -h, --help              this text\n"
+		"\n"
+		"SIZE: a power of two from 4k to 2m (64k, 2m, 65536), or 0/none."
+		"\nExit status: 0 success, 1 failure (no image made), 2 usage "
+		"error.\nSee mkfs.execfolio(8).\n",
+		progname);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", progname);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help'.\n", progname);
+	return EXIT_USAGE;
+}
+
+static void on_signal(int sig)
+{
+	if (tmp_image[0])
+		unlink(tmp_image);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	remove(path);
+	return 0;
+}
+
+static void cleanup(bool keep_image)
+{
+	if (!keep_image && tmp_image[0])
+		unlink(tmp_image);
+	tmp_image[0] = '\0';
+	if (workdir[0])
+		nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	workdir[0] = '\0';
+}
+
+enum {
+	OPT_EXEC_SIZE = 256,
+	OPT_AUTO,
+	OPT_RULE,
+	OPT_SIZE,
+	OPT_FORCE,
+	OPT_REPORT,
+	OPT_STRICT,
+	OPT_CHECK,
+	OPT_VERSION,
+};
+
+/* --dry-run: "PATH VALUE" for each file that gets the policy xattr. */
+static void print_policies(const struct tree *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->count; i++) {
+		const struct node *n = &t->nodes[i];
+
+		for (j = 0; j < n->nxattrs; j++) {
+			const struct xattr *x = &n->xattrs[j];
+
+			if (!x->policy)
+				continue;
+			fput_escaped(stdout, n->rel, strlen(n->rel));
+			putchar(' ');
+			fput_escaped(stdout, x->value, x->len);
+			putchar('\n');
+		}
+	}
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "exec-folio-size", required_argument, NULL, OPT_EXEC_SIZE },
+		{ "auto", no_argument, NULL, OPT_AUTO },
+		{ "rule", required_argument, NULL, OPT_RULE },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	int nopts = argc, i, c;
+
+	/* Everything after the first "--" goes to mkfs.xfs untouched. */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			nopts = i;
+			o->mkfs_args = argv + i + 1;
+			o->nmkfs_args = argc - i - 1;
+			break;
+		}
+	}
+	opterr = 0;
+	while ((c = getopt_long(nopts, argv, ":nvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_EXEC_SIZE:
+			if (execfolio_parse_size_str(optarg, &o->exec_size))
+				return usage_error(
+					"--exec-folio-size '%s': not a policy "
+					"size (a power of two from 4k to 2m, "
+					"e.g. 64k, or 0/none)",
+					optarg);
+			o->have_exec_size = true;
+			break;
+		case OPT_AUTO:
+			o->auto_size = true;
+			break;
+		case OPT_RULE:
+			o->rules = realloc(o->rules,
+					   (o->nrules + 1) * sizeof(*o->rules));
+			if (!o->rules)
+				return EXIT_FAILED;
+			if (parse_rule(optarg, &o->rules[o->nrules]))
+				return usage_error("bad --rule '%s'", optarg);
+			o->nrules++;
+			break;
+		case OPT_SIZE:
+			if (parse_image_size(optarg, &o->image_size))
+				return usage_error("bad --size '%s'", optarg);
+			break;
+		case OPT_FORCE:
+			o->force = true;
+			break;
+		case OPT_REPORT:
+			o->report = optarg;
+			break;
+		case OPT_STRICT:
+			o->strict = true;
+			break;
+		case OPT_CHECK:
+			o->check = true;
+			break;
+		case 'n':
+			o->dry_run = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(EXIT_OK);
+		case OPT_VERSION:
+			printf("%s %s\n", progname, EXECFOLIO_VERSION);
+			exit(EXIT_OK);
+		case ':':
+			return usage_error("option '%s' needs an argument",
+					   argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'",
+					   argv[optind - 1]);
+		}
+	}
+	if (nopts - optind != 2)
+		return usage_error("expected SOURCE_DIR and IMAGE%s",
+				   nopts - optind > 2 ?
+					   " (MKFS_XFS_OPTIONS go after --)" :
+					   "");
+	o->source = argv[optind];
+	o->image = argv[optind + 1];
+	return 0;
+}
+
+static int check_image_path(const struct options *o)
+{
+	struct stat st;
+
+	if (lstat(o->image, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		err_msg("cannot use IMAGE %s: %s", o->image, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err_msg("IMAGE %s exists and is not a regular file; "
+			"mkfs.execfolio writes image files only",
+			o->image);
+		return -1;
+	}
+	if (!o->force) {
+		err_msg("IMAGE %s exists; use --force to replace it", o->image);
+		return -1;
+	}
+	return 0;
+}
+
+static int make_temp_files(const struct options *o, uint64_t size)
+{
+	char *copy = strdup(o->image), *copy2 = strdup(o->image), *dir = NULL;
+	const char *tmpdir = getenv("TMPDIR");
+	int fd, ret = -1;
+
+	if (!copy || !copy2)
+		goto out;
+	/* Absolute: mkfs.xfs and xfs_db run in the work directory. */
+	dir = realpath(dirname(copy), NULL);
+	if (!dir) {
+		err_msg("cannot use the directory of IMAGE %s: %s", o->image,
+			strerror(errno));
+		goto out;
+	}
+	snprintf(tmp_image, sizeof(tmp_image), "%s/.%s.XXXXXX", dir,
+		 basename(copy2));
+	fd = mkstemp(tmp_image);
+	if (fd < 0) {
+		err_msg("cannot create a file next to IMAGE %s: %s", o->image,
+			strerror(errno));
+		tmp_image[0] = '\0';
+		goto out;
+	}
+	if (ftruncate(fd, size)) {
+		err_msg("cannot size %s to %llu bytes: %s", tmp_image,
+			(unsigned long long)size, strerror(errno));
+		close(fd);
+		goto out;
+	}
+	close(fd);
+	snprintf(workdir, sizeof(workdir), "%s/mkfs.execfolio.XXXXXX",
+		 tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+	if (!mkdtemp(workdir)) {
+		err_msg("cannot create a work directory in %s: %s",
+			tmpdir && tmpdir[0] ? tmpdir : "/tmp", strerror(errno));
+		workdir[0] = '\0';
+		goto out;
+	}
+	ret = 0;
+out:
+	free(dir);
+	free(copy);
+	free(copy2);
+	return ret;
+}
+
+static int keep_image(const struct options *o)
+{
+	int fd = open(tmp_image, O_RDWR);
+
+	if (fd < 0 || fsync(fd)) {
+		err_msg("cannot sync %s: %s", tmp_image, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (rename(tmp_image, o->image)) {
+		err_msg("cannot rename %s to %s: %s", tmp_image, o->image,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void summary(const struct options *o, const struct tree *t,
+		    const struct xfsprogs *x, uint64_t size)
+{
+	size_t i, j, tagged = 0;
+
+	for (i = 0; i < t->count; i++)
+		for (j = 0; j < t->nodes[i].nxattrs; j++)
+			tagged += t->nodes[i].xattrs[j].policy;
+	printf("%s: %zu entries, %zu with %s, %llu MiB, xfsprogs %d.%d, "
+	       "%zu differences reported\n",
+	       o->image, t->count, tagged, EXECFOLIO_XATTR,
+	       (unsigned long long)(size >> 20), x->major, x->minor,
+	       report_count());
+}
+
+static int build(const struct options *o)
+{
+	struct xfsprogs x;
+	struct tree t;
+	uint64_t size;
+	char *proto = NULL;
+	int ret = EXIT_FAILED;
+
+	if (!o->dry_run && (check_image_path(o) || xfsprogs_find(&x)))
+		return EXIT_FAILED;
+	if (report_open(o->report))
+		return EXIT_FAILED;
+	if (tree_read(&t, o->source) || select_policies(&t, o))
+		goto out;
+	if (o->dry_run) {
+		print_policies(&t);
+		ret = EXIT_OK;
+		goto out;
+	}
+	if (names_assign(&t))
+		goto out;
+	size = o->image_size ? o->image_size : image_default_size(&t);
+	if (make_temp_files(o, size))
+		goto out;
+	if (asprintf(&proto, "%s/protofile", workdir) < 0)
+		goto out;
+	if (proto_write(&t, proto, workdir) ||
+	    image_mkfs(&x, o, tmp_image, proto, workdir, size) ||
+	    fixup_image(&t, &x, tmp_image, workdir))
+		goto out;
+	if (o->check && image_repair_check(&x, tmp_image))
+		goto out;
+	if (o->strict && report_count()) {
+		err_msg("--strict: the image would differ from %s in %zu "
+			"ways (listed above); no image made",
+			o->source, report_count());
+		goto out;
+	}
+	if (keep_image(o))
+		goto out;
+	if (o->verbose)
+		summary(o, &t, &x, size);
+	ret = EXIT_OK;
+out:
+	if (ret != EXIT_OK && report_count() && o->report)
+		err_msg("the report is in %s", o->report);
+	cleanup(ret == EXIT_OK);
+	if (report_close() && ret == EXIT_OK) {
+		err_msg("cannot write the report %s", o->report);
+		ret = EXIT_FAILED;
+	}
+	free(proto);
+	tree_free(&t);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	int ret;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		return ret;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	ret = build(&o);
+	while (o.nrules--)
+		free(o.rules[o.nrules].glob);
+	free(o.rules);
+	return ret;
+}

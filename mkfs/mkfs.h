@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mkfs.execfolio: an XFS image from a directory tree, with the exec folio
+ * policy xattr on the chosen files, built without root by driving
+ * mkfs.xfs -p and xfs_db -x (DESIGN.md section 7).
+ *
+ * The steps, one file each: tree.c reads the source, select.c chooses the
+ * policies, names.c makes names the protofile can carry, proto.c writes
+ * the protofile, image.c runs mkfs.xfs, fixup.c makes what the protofile
+ * cannot say (xattrs, timestamps, sticky bits, names) with xfs_db, whose
+ * batches and output xfsdb.c handles; report.c lists what differs.
+ */
+#ifndef MKFS_EXECFOLIO_H
+#define MKFS_EXECFOLIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#define EXIT_OK 0
+#define EXIT_FAILED 1
+#define EXIT_USAGE 2
+
+extern const char *progname;
+
+/* XFS attribute namespaces, as xfs_db's attr_set flags name them. */
+enum attr_ns {
+	ATTR_NS_USER, /* user.* */
+	ATTR_NS_ROOT, /* trusted.* */
+	ATTR_NS_SECURE, /* security.* */
+};
+
+struct xattr {
+	enum attr_ns ns;
+	char *name; /* inside the namespace, without "user." etc. */
+	char *value;
+	size_t len;
+	bool policy; /* trusted.exec_folio_size chosen by the options */
+	bool written; /* value rewritten and read back */
+	bool dropped; /* could not be stored; reported */
+	int slot; /* its index in the short-form list or leaf block */
+	bool remote; /* leaf entry with its value out of line */
+};
+
+enum node_type {
+	NODE_REG,
+	NODE_DIR,
+	NODE_SYMLINK,
+	NODE_CHR,
+	NODE_BLK,
+	NODE_FIFO,
+	NODE_SOCK,
+};
+
+struct node {
+	char *rel; /* path below SOURCE_DIR, "" for the root */
+	char *name; /* last component, NULL for the root */
+	char *img_name; /* name written to the protofile */
+	char *img_path; /* "/"-rooted path through img_name, for xfs_db */
+	size_t parent;
+	size_t *children;
+	size_t nchildren;
+	size_t children_cap;
+	enum node_type type;
+	struct stat st;
+	char *target; /* symlink target */
+	char *proto_target; /* symlink target written to the protofile */
+	struct xattr *xattrs;
+	size_t nxattrs;
+	bool skip; /* not in the image (sockets); reported */
+	size_t link_of; /* hard link: node with the same inode, or 0 */
+	bool renamed; /* img_name is a placeholder for name */
+	bool same_hash; /* ... with the same XFS directory hash */
+	bool target_fixup; /* proto_target is a placeholder for target */
+	bool auto_checked; /* --auto analysed it */
+	/* Filled in from the image. */
+	uint64_t ino;
+	int aformat; /* attribute fork format, 1 local */
+	int dformat; /* data fork format (directories, symlinks) */
+	uint64_t *dblocks; /* directory data blocks, file offsets */
+	size_t ndblocks;
+	int dirent_slot; /* where the entry of a renamed node is */
+	bool dirent_in_block; /* ... in a directory block, not short form */
+	uint64_t dirent_block;
+	char dirent_field[4]; /* "bu" (block) or "du" (data block) */
+};
+
+struct tree {
+	char *source; /* SOURCE_DIR, absolute */
+	struct node *nodes; /* nodes[0] is the root, parents first */
+	size_t count;
+	size_t cap;
+	uint64_t data_bytes; /* file data rounded up to 4K blocks */
+	size_t nattrs; /* xattrs to write in all */
+};
+
+struct rule {
+	char *glob;
+	uint32_t size;
+};
+
+struct options {
+	const char *source;
+	const char *image;
+	bool have_exec_size;
+	uint32_t exec_size;
+	bool auto_size;
+	struct rule *rules;
+	size_t nrules;
+	uint64_t image_size; /* 0: fit the tree */
+	bool force;
+	bool strict; /* differences from the source are errors */
+	bool check; /* run xfs_repair -n on the result */
+	bool verbose;
+	bool dry_run; /* print the policies chosen, make nothing */
+	const char *report; /* report file, NULL for stderr */
+	char **mkfs_args; /* after "--" */
+	int nmkfs_args;
+};
+
+/* report.c: what the image cannot carry, one line per file and reason. */
+int report_open(const char *path);
+void report(const struct node *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+size_t report_count(void);
+int report_close(void);
+void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Write @len bytes of @s with non-printable bytes as C escapes. */
+void fput_escaped(FILE *out, const char *s, size_t len);
+
+/* tree.c */
+int tree_read(struct tree *t, const char *source);
+void tree_free(struct tree *t);
+/* SOURCE_DIR/rel, in a buffer the caller frees. */
+char *tree_source_path(const struct tree *t, const struct node *n);
+
+/* select.c: the policy options of DESIGN.md section 7. */
+int select_policies(struct tree *t, const struct options *o);
+int parse_rule(const char *arg, struct rule *rule);
+
+/* names.c */
+bool name_is_proto_safe(const char *name);
+uint32_t xfs_dahash(const unsigned char *name, size_t len);
+int names_assign(struct tree *t);
+
+/* proto.c */
+int proto_write(const struct tree *t, const char *path, const char *workdir);
+
+/* image.c */
+struct xfsprogs {
+	char mkfs[256];
+	char db[256];
+	char repair[256];
+	int major;
+	int minor;
+};
+int xfsprogs_find(struct xfsprogs *x);
+uint64_t image_default_size(const struct tree *t);
+int parse_image_size(const char *arg, uint64_t *size);
+int image_mkfs(const struct xfsprogs *x, const struct options *o,
+	       const char *tmp_image, const char *proto, const char *workdir,
+	       uint64_t size);
+int image_repair_check(const struct xfsprogs *x, const char *image);
+
+/* xfsdb.c: one xfs_db process per batch of commands. */
+struct dbout {
+	char *buf;
+	size_t len;
+	char **lines;
+	size_t nlines;
+};
+int run_program(char *const argv[], const char *cwd, const char *out_path,
+		const char *err_path);
+int xfsdb_run(const struct xfsprogs *x, const char *image, const char *cmd_path,
+	      const char *workdir, struct dbout *out);
+void dbout_free(struct dbout *out);
+/* Print bytes as xfs_db prints a string field, quotes included. */
+void xfsdb_render(FILE *out, const unsigned char *s, size_t len);
+char *xfsdb_render_str(const unsigned char *s, size_t len);
+/* "#hex" as xfs_db's write takes arbitrary bytes. */
+void xfsdb_hex(FILE *out, const unsigned char *s, size_t len);
+/* True for lines xfs_db prints when a command works. */
+bool xfsdb_line_ok(const char *line);
+
+/* fixup.c */
+int fixup_image(struct tree *t, const struct xfsprogs *x, const char *image,
+		const char *workdir);
+
+#endif /* MKFS_EXECFOLIO_H */

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# mkfs.execfolio: XFS images with the policy xattr, built without root.
+
+MKFS_SRCS := $(wildcard mkfs/*.c)
+MKFS_OBJS := $(MKFS_SRCS:%.c=$(OBJ)/%.o)
+
+$(BIN)/mkfs.execfolio: $(MKFS_OBJS) $(LIBEXECFOLIO)
+	@mkdir -p $(dir $@)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+ifndef GUEST
+all: $(BIN)/mkfs.execfolio
+endif
+
+# Checks the tool's size validation against tests/vectors/policy.vec.
+MKFS_VECTORS := $(OBJ)/tests/mkfs/vectors_check
+
+$(MKFS_VECTORS): $(OBJ)/tests/mkfs/vectors_check.o $(LIBEXECFOLIO)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+tests: $(MKFS_VECTORS)
+
+CHECK_TIERS += mkfs
+
+check-mkfs: all $(MKFS_VECTORS)
+	@$(TAP_RUN) mkfs/vectors $(MKFS_VECTORS) $(BIN)/mkfs.execfolio \
+		$(TOP)/tests/vectors/policy.vec
+	@for t in $(sort $(wildcard tests/integration/mkfs*.sh)); do \
+		$(TAP_RUN) mkfs/$$(basename $$t .sh) \
+			env BIN=$(BIN) TOP=$(TOP) sh $$t; \
+	done
+
+INSTALL_EXTRA += install -D -m 0755 $(BIN)/mkfs.execfolio \
+	$(DESTDIR)$(SBINDIR)/mkfs.execfolio && \
+	install -D -m 0644 man/mkfs.execfolio.8 \
+	$(DESTDIR)$(MANDIR)/man8/mkfs.execfolio.8;
+
+.PHONY: check-mkfs

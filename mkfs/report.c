@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The per-file report: every way in which the image differs from the
+ * source, one line each, "PATH: what", PATH relative to SOURCE_DIR with
+ * non-printable bytes escaped, so that no difference is silent.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mkfs.h"
+
+static FILE *report_out;
+static size_t report_lines;
+
+void err_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void fput_escaped(FILE *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == '\\')
+			fputs("\\\\", out);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}
+
+int report_open(const char *path)
+{
+	report_lines = 0;
+	if (!path) {
+		report_out = stderr;
+		return 0;
+	}
+	report_out = fopen(path, "w");
+	if (!report_out) {
+		err_msg("cannot write the report %s: %s", path,
+			strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+void report(const struct node *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!report_out)
+		report_out = stderr;
+	if (report_out == stderr)
+		fprintf(report_out, "%s: ", progname);
+	if (n->rel[0])
+		fput_escaped(report_out, n->rel, strlen(n->rel));
+	else
+		fputc('.', report_out);
+	fputs(": ", report_out);
+	va_start(ap, fmt);
+	vfprintf(report_out, fmt, ap);
+	va_end(ap);
+	fputc('\n', report_out);
+	report_lines++;
+}
+
+size_t report_count(void)
+{
+	return report_lines;
+}
+
+int report_close(void)
+{
+	int ret = 0;
+
+	if (report_out && report_out != stderr && fclose(report_out))
+		ret = -errno;
+	report_out = NULL;
+	return ret;
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Choosing the policy of each regular file (DESIGN.md section 7), in order:
+ * --exec-folio-size for files with any execute bit, then --auto for ELF
+ * executables and shared libraries for which the analysis recommends a
+ * size, then the --rule options, the last matching one winning. A rule of
+ * "none" stores "none", which opts the file out of a mount default. A
+ * source file's own trusted.exec_folio_size is kept when nothing selects
+ * the file, and replaced when something does.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <execfolio/elf.h>
+#include <execfolio/policy.h>
+
+#include "mkfs.h"
+
+int parse_rule(const char *arg, struct rule *rule)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg) {
+		err_msg("--rule %s: expected GLOB=SIZE", arg);
+		return -EINVAL;
+	}
+	if (execfolio_parse_size_str(eq + 1, &rule->size)) {
+		err_msg("--rule %s: invalid size '%s': a power of two from 4k "
+			"to 2m (e.g. 64k), 0 or none",
+			arg, eq + 1);
+		return -EINVAL;
+	}
+	rule->glob = strndup(arg, eq - arg);
+	return rule->glob ? 0 : -ENOMEM;
+}
+
+/* The size --auto chooses, or 0 to leave the file alone. */
+static uint32_t auto_size(const struct tree *t, struct node *n)
+{
+	char *path = tree_source_path(t, n);
+	struct execfolio_elf elf;
+	const char *why = NULL;
+	uint32_t size = 0;
+	int ret;
+
+	ret = execfolio_elf_analyse_file(path, &elf, &why);
+	free(path);
+	if (ret) {
+		report(n, "--auto: not analysed (%s); no policy from --auto",
+		       why ? why : strerror(-ret));
+		return 0;
+	}
+	if (elf.type == EXECFOLIO_ELF_EXEC || elf.type == EXECFOLIO_ELF_DYN)
+		size = execfolio_elf_recommend(&elf);
+	execfolio_elf_free(&elf);
+	n->auto_checked = true;
+	return size;
+}
+
+static void set_policy(struct tree *t, struct node *n, uint32_t size)
+{
+	char canon[EXECFOLIO_SIZE_STR];
+	struct xattr *x = NULL;
+	size_t i;
+
+	for (i = 0; i < n->nxattrs; i++) {
+		if (n->xattrs[i].ns == ATTR_NS_ROOT &&
+		    !strcmp(n->xattrs[i].name, EXECFOLIO_XATTR_SUFFIX)) {
+			x = &n->xattrs[i];
+			free(x->value);
+			break;
+		}
+	}
+	if (!x) {
+		n->xattrs = realloc(n->xattrs,
+				    (n->nxattrs + 1) * sizeof(*n->xattrs));
+		if (!n->xattrs) {
+			err_msg("out of memory");
+			exit(EXIT_FAILED);
+		}
+		x = &n->xattrs[n->nxattrs++];
+		memset(x, 0, sizeof(*x));
+		x->ns = ATTR_NS_ROOT;
+		x->name = strdup(EXECFOLIO_XATTR_SUFFIX);
+		t->nattrs++;
+	}
+	execfolio_format_size(size, canon);
+	x->value = strdup(canon);
+	if (!x->name || !x->value) {
+		err_msg("out of memory");
+		exit(EXIT_FAILED);
+	}
+	x->len = strlen(canon);
+	x->policy = true;
+}
+
+int select_policies(struct tree *t, const struct options *o)
+{
+	size_t i, r;
+
+	for (i = 1; i < t->count; i++) {
+		struct node *n = &t->nodes[i];
+		bool chosen = false;
+		uint32_t size = 0;
+
+		if (n->type != NODE_REG || n->skip)
+			continue;
+		if (o->have_exec_size && (n->st.st_mode & 0111)) {
+			size = o->exec_size;
+			chosen = true;
+		}
+		if (o->auto_size) {
+			uint32_t rec = auto_size(t, n);
+
+			if (rec) {
+				size = rec;
+				chosen = true;
+			}
+		}
+		for (r = 0; r < o->nrules; r++) {
+			if (!fnmatch(o->rules[r].glob, n->rel, 0)) {
+				size = o->rules[r].size;
+				chosen = true;
+			}
+		}
+		if (chosen)
+			set_policy(t, n, size);
+	}
+	return 0;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Running xfs_db: a whole batch of commands goes into one file that a
+ * single `xfs_db -x -c "source FILE"` runs, and its output comes back as
+ * lines. xfs_db reports errors on stdout between the fields it prints and
+ * does not stop, so callers check every line (xfsdb_line_ok) and each
+ * value they wrote against how xfs_db prints it (xfsdb_render).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mkfs.h"
+
+int run_program(char *const argv[], const char *cwd, const char *out_path,
+		const char *err_path)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int in = open("/dev/null", O_RDONLY);
+
+		if (out < 0 || err < 0 || in < 0 || dup2(in, 0) < 0 ||
+		    dup2(out, 1) < 0 || dup2(err, 2) < 0)
+			_exit(126);
+		if (cwd && chdir(cwd))
+			_exit(126);
+		setenv("LC_ALL", "C", 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+static int read_whole(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	ssize_t n;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -errno;
+	}
+	*buf = malloc(st.st_size + 1);
+	if (!*buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (got < (size_t)st.st_size) {
+		n = read(fd, *buf + got, st.st_size - got);
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	(*buf)[got] = '\0';
+	*len = got;
+	return 0;
+}
+
+int xfsdb_run(const struct xfsprogs *x, const char *image, const char *cmd_path,
+	      const char *workdir, struct dbout *out)
+{
+	char *source, *out_path, *err_path, *errbuf = NULL, *p;
+	size_t errlen = 0, cap = 0;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (asprintf(&source, "source %s", cmd_path) < 0)
+		return -ENOMEM;
+	if (asprintf(&out_path, "%s/db.out", workdir) < 0 ||
+	    asprintf(&err_path, "%s/db.err", workdir) < 0)
+		return -ENOMEM;
+	{
+		char *argv[] = { (char *)x->db, "-x",	       "-c",
+				 source,	(char *)image, NULL };
+
+		ret = run_program(argv, NULL, out_path, err_path);
+	}
+	if (!ret)
+		ret = read_whole(out_path, &out->buf, &out->len);
+	if (!read_whole(err_path, &errbuf, &errlen) && errlen) {
+		err_msg("xfs_db failed on the new image:");
+		fprintf(stderr, "%s", errbuf);
+		ret = -EIO;
+	} else if (ret > 0) {
+		err_msg("xfs_db failed on the new image (exit status %d)", ret);
+		ret = -EIO;
+	}
+	free(errbuf);
+	free(source);
+	free(out_path);
+	free(err_path);
+	if (ret)
+		return ret < 0 ? ret : -EIO;
+	for (p = out->buf; p < out->buf + out->len;) {
+		char *nl = strchr(p, '\n'), *e;
+
+		if (!nl)
+			nl = out->buf + out->len;
+		if (out->nlines == cap) {
+			cap = cap ? cap * 2 : 1024;
+			out->lines =
+				realloc(out->lines, cap * sizeof(*out->lines));
+			if (!out->lines)
+				return -ENOMEM;
+		}
+		out->lines[out->nlines++] = p;
+		/* echo and array headers leave a blank at the end. */
+		for (e = nl; e > p && e[-1] == ' '; e--)
+			;
+		*e = '\0';
+		p = nl + 1;
+	}
+	return 0;
+}
+
+void dbout_free(struct dbout *out)
+{
+	free(out->buf);
+	free(out->lines);
+	memset(out, 0, sizeof(*out));
+}
+
+/* xfs_db's fp_charns(), in the C locale. */
+void xfsdb_render(FILE *out, const unsigned char *s, size_t len)
+{
+	size_t i;
+
+	fputc('"', out);
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == '\\' || c == '\'' || c == '"' || c == '?')
+			fprintf(out, "\\%c", c);
+		else if ((c > ' ' && c < 0x7f) || c == ' ')
+			fputc(c, out);
+		else if (c >= '\a' && c <= '\r')
+			fprintf(out, "\\%c", c + ('a' - '\a'));
+		else
+			fprintf(out, "\\%03o", c);
+	}
+	fputc('"', out);
+}
+
+char *xfsdb_render_str(const unsigned char *s, size_t len)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	if (!f) {
+		err_msg("out of memory");
+		exit(EXIT_FAILED);
+	}
+	xfsdb_render(f, s, len);
+	fclose(f);
+	return buf;
+}
+
+void xfsdb_hex(FILE *out, const unsigned char *s, size_t len)
+{
+	size_t i;
+
+	fputc('#', out);
+	for (i = 0; i < len; i++)
+		fprintf(out, "%02x", s[i]);
+}
+
+/*
+ * What xfs_db prints when commands work: "field = value", the lines of an
+ * array ("0:[...]"), "current inode number is N" and our "@@" markers.
+ * Error messages are anything else.
+ */
+bool xfsdb_line_ok(const char *line)
+{
+	const char *p = line;
+
+	if (!strncmp(line, "@@", 2) ||
+	    !strncmp(line, "current inode number is ", 24) || !line[0])
+		return true;
+	if (isdigit((unsigned char)*p)) {
+		while (isdigit((unsigned char)*p))
+			p++;
+		return *p == ':';
+	}
+	while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' ||
+	       *p == '[' || *p == ']' || *p == '-')
+		p++;
+	return p != line && !strncmp(p, " = ", 3);
+}

@@ -473,7 +473,11 @@ static void pass2_cmds(struct fixup *f)
 		}
 		timestamp_cmds(f, n, "atime", &n->st.st_atim);
 		timestamp_cmds(f, n, "mtime", &n->st.st_mtim);
-		if (n->st.st_mode & S_ISVTX)
+		/*
+		 * The protofile has no sticky bit, and mkfs.xfs lets a
+		 * setgid directory pass its bit on to subdirectories.
+		 */
+		if ((n->st.st_mode & S_ISVTX) || n->type == NODE_DIR)
 			fprintf(f->cmds, "write core.mode 0%o\n",
 				(unsigned int)n->st.st_mode);
 		for (j = 0; j < n->nchildren; j++) {

@@ -111,7 +111,8 @@ int select_policies(struct tree *t, const struct options *o)
 			size = o->exec_size;
 			chosen = true;
 		}
-		if (o->auto_size) {
+		/* An empty file is no ELF file and nothing to analyse. */
+		if (o->auto_size && n->st.st_size) {
 			uint32_t rec = auto_size(t, n);
 
 			if (rec) {

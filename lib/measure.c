@@ -251,7 +251,8 @@ static int remember(struct execfolio_measure *m, uint64_t pfn)
 
 /*
  * The kpageflags of every present page, walking folio by folio: the first
- * mapped page of a compound page is read, and the pages after it that map
+ * mapped page of a compound page is read (with up to KPF_RUN_MAX pages
+ * after it when they are physically contiguous), and the pages after it that map
  * the rest of it physically contiguously get its flags as tails (the flags
  * thpmaps uses, THP and anon, belong to the folio, not the page).
  */
@@ -267,6 +268,19 @@ static int read_flags(struct execfolio_measure *m, size_t nr)
 			continue;
 		}
 		pfn = m->pm[i] & PM_PFN_MASK;
+		if (!kpf_cached(&m->kpf, pfn)) {
+			size_t run = 1;
+
+			while (i + run < nr && run < KPF_RUN_MAX &&
+			       (m->pm[i + run] & PM_PRESENT) &&
+			       (m->pm[i + run] & PM_PFN_MASK) == pfn + run)
+				run++;
+			if (run > 1) {
+				ret = kpf_read_run(&m->kpf, pfn, run);
+				if (ret)
+					return ret;
+			}
+		}
 		ret = kpf_get(&m->kpf, pfn, &flags);
 		if (ret)
 			return ret;

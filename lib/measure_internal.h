@@ -75,6 +75,14 @@ int kpf_cache_init(struct kpf_cache *c, int fd);
 void kpf_cache_free(struct kpf_cache *c);
 /* Flags of @pfn; 0 past the last PFN. Returns 0 or a negative errno. */
 int kpf_get(struct kpf_cache *c, uint64_t pfn, uint64_t *flags);
+/*
+ * Read the flags of @nr (at most KPF_RUN_MAX) consecutive PFNs in one
+ * pread: pages that are physically contiguous but not one folio (small
+ * pages allocated in a row) would otherwise cost a pread each.
+ */
+#define KPF_RUN_MAX 32
+int kpf_read_run(struct kpf_cache *c, uint64_t pfn, size_t nr);
+bool kpf_cached(const struct kpf_cache *c, uint64_t pfn);
 /* The PFN after the end of the compound page (folio) holding @pfn. */
 int kpf_folio_end(struct kpf_cache *c, uint64_t pfn, uint64_t *end);
 

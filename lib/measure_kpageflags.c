@@ -56,6 +56,44 @@ int kpf_get(struct kpf_cache *c, uint64_t pfn, uint64_t *flags)
 	return 0;
 }
 
+int kpf_read_run(struct kpf_cache *c, uint64_t pfn, size_t nr)
+{
+	uint64_t buf[KPF_RUN_MAX];
+	size_t got, i;
+	ssize_t n;
+
+	if (nr > KPF_RUN_MAX)
+		nr = KPF_RUN_MAX;
+	do {
+		n = pread(c->fd, buf, nr * sizeof(uint64_t),
+			  (off_t)(pfn * sizeof(uint64_t)));
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	c->nr_preads++;
+	got = (size_t)n / sizeof(uint64_t);
+	for (i = 0; i < nr; i++) {
+		struct kpf_chunk *chunk =
+			blockmap_get(&c->bm, (pfn + i) >> KPF_CHUNK_SHIFT);
+		unsigned int e = (pfn + i) & (KPF_CHUNK_ENTRIES - 1);
+
+		if (!chunk)
+			return -ENOMEM;
+		chunk->flags[e] = i < got ? buf[i] : 0;
+		chunk->valid |= 1ULL << e;
+	}
+	return 0;
+}
+
+bool kpf_cached(const struct kpf_cache *c, uint64_t pfn)
+{
+	const struct kpf_chunk *chunk =
+		blockmap_find(&c->bm, pfn >> KPF_CHUNK_SHIFT);
+
+	return chunk &&
+	       (chunk->valid & (1ULL << (pfn & (KPF_CHUNK_ENTRIES - 1))));
+}
+
 int kpf_folio_end(struct kpf_cache *c, uint64_t pfn, uint64_t *end)
 {
 	unsigned int order;

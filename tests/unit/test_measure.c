@@ -467,6 +467,11 @@ static void test_kpageflags_folio_end(void **state)
 	assert_int_equal(kpf_get(&c, 0x10200, &flags), 0);
 	assert_true(flags & KPF_COMPOUND_HEAD);
 	assert_int_equal(c.nr_preads, preads);
+	/* A run of small pages in one pread. */
+	assert_int_equal(kpf_read_run(&c, 0x3000, 40), 0);
+	assert_int_equal(c.nr_preads, preads + 1);
+	assert_true(kpf_cached(&c, 0x3000 + KPF_RUN_MAX - 1));
+	assert_false(kpf_cached(&c, 0x3000 + KPF_RUN_MAX));
 	/* Past the last PFN: no flags, no error. */
 	assert_int_equal(kpf_get(&c, 0x100000, &flags), 0);
 	assert_int_equal(flags, 0);

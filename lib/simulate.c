@@ -477,6 +477,26 @@ static void account(struct sim *s)
 		page += nr;
 	}
 
+	/* The headline share's denominator, as execfolio stat counts it. */
+	for (i = 0; i + 1 < s->nvmas; i++) {
+		const struct vma *v = &s->vmas[i];
+		uint64_t va = v->first + v->delta, end = v->last + v->delta + 1;
+		uint64_t b, q;
+
+		if (v->last < v->first)
+			continue;
+		for (b = round_down_u64(va + cont - 1, cont); b + cont <= end;
+		     b += cont) {
+			for (q = b - v->delta; q < b - v->delta + cont; q++)
+				if (text_mapped_via(s, q, i))
+					break;
+			if (q < b - v->delta + cont)
+				r->cont_eligible += cont;
+		}
+	}
+	for (page = 0; page < s->nslots; page++)
+		r->pmd_mapped += s->pmd_mapped[page];
+
 	/* One entry per PMD, per contpte block, or per page touched. */
 	for (page = 0; page < s->npages; page++) {
 		uint64_t first;
@@ -533,8 +553,10 @@ static int setup(struct sim *s, const struct execfolio_sim_file *file)
 	for (i = 0; i < file->nsegs; i++) {
 		const struct execfolio_sim_segment *seg = &file->segs[i];
 
-		if (!seg->filesz)
+		if (!seg->filesz) {
+			s->vmas[i].first = 1; /* empty */
 			continue;
+		}
 		s->vmas[i].first = seg->offset / ps;
 		s->vmas[i].last = (seg->offset + seg->filesz - 1) / ps;
 		s->vmas[i].delta = (int64_t)(seg->vaddr / ps) -
@@ -610,6 +632,8 @@ void execfolio_sim_add(struct execfolio_sim_result *total,
 	}
 	total->partial += r->partial;
 	total->cont_aligned += r->cont_aligned;
+	total->cont_eligible += r->cont_eligible;
+	total->pmd_mapped += r->pmd_mapped;
 	total->read_bytes += r->read_bytes;
 	total->cache_bytes += r->cache_bytes;
 	total->major_faults += r->major_faults;

@@ -89,6 +89,9 @@ struct execfolio_sim_result {
 	uint64_t unaligned[EXECFOLIO_SIM_ORDERS];
 	uint64_t partial; /* folios mapped in part */
 	uint64_t cont_aligned; /* in 64K contpte-mappable blocks */
+	/* 64K-aligned blocks wholly inside a segment, some page mapped */
+	uint64_t cont_eligible;
+	uint64_t pmd_mapped; /* mapped by a PMD */
 	uint64_t read_bytes; /* read from backing storage */
 	uint64_t cache_bytes; /* page cache occupied */
 	uint64_t major_faults; /* faults that found no folio */

@@ -108,6 +108,7 @@ static void test_option_one(void **state)
 	assert_int_equal(r.text_mapped_pages, 16);
 	assert_int_equal(r.aligned[4], 16);
 	assert_int_equal(r.cont_aligned, 16);
+	assert_int_equal(r.cont_eligible, 16);
 	assert_int_equal(r.tlb_contpte, 1);
 	assert_int_equal(r.tlb_pte, 0);
 }
@@ -127,6 +128,9 @@ static void test_policy_pmd(void **state)
 	assert_int_equal(r.cont_aligned, 512);
 	assert_int_equal(r.tlb_pmd, 1);
 	assert_int_equal(r.tlb_contpte + r.tlb_pte, 0);
+	assert_int_equal(r.pmd_mapped, 512);
+	/* Only the 32 blocks of 64K in the mapped 2M have a page mapped. */
+	assert_int_equal(r.cont_eligible, 512);
 }
 
 /* The folio at EOF: 64K cached, only the 4464 bytes up to EOF read. */
@@ -173,6 +177,8 @@ static void test_unaligned(void **state)
 	assert_int_equal(r.unaligned[4], 16);
 	assert_int_equal(r.aligned[4], 0);
 	assert_int_equal(r.cont_aligned, 0);
+	/* va 1..16: the block at va 0 is not inside the segment */
+	assert_int_equal(r.cont_eligible, 16);
 	assert_int_equal(r.tlb_pte, 16);
 }
 

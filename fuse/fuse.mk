@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# execfoliofs: the FUSE prototype (DESIGN.md section 6). Host only: it
+# links libfuse3 and liburcu, which lib/ must not.
+
+FUSE_SRCS := $(wildcard fuse/*.c)
+FUSE_OBJS := $(FUSE_SRCS:%.c=$(OBJ)/%.o)
+FUSE_PKGS := fuse3 liburcu-memb liburcu-cds
+FUSE_CFLAGS = $(shell pkg-config --cflags $(FUSE_PKGS))
+FUSE_LIBS = $(shell pkg-config --libs $(FUSE_PKGS))
+
+$(FUSE_OBJS): CPPFLAGS += $(FUSE_CFLAGS)
+
+$(BIN)/execfoliofs: $(FUSE_OBJS) $(LIBEXECFOLIO)
+	@mkdir -p $(dir $@)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(LDLIBS)
+
+# Test helpers: tests/fuse/*.c, one program each.
+FUSE_HELPER_SRCS := $(wildcard tests/fuse/*.c)
+FUSE_HELPERS := $(FUSE_HELPER_SRCS:%.c=$(OBJ)/%)
+
+$(OBJ)/tests/fuse/%: $(OBJ)/tests/fuse/%.o $(LIBEXECFOLIO)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -lpthread $(LDLIBS)
+
+ifndef GUEST
+all: $(BIN)/execfoliofs
+tests: $(FUSE_HELPERS)
+endif
+
+CHECK_TIERS += fuse
+
+# Real mounts through /dev/fuse; the scripts skip without root or FUSE.
+check-fuse: all $(FUSE_HELPERS)
+	@for t in $(sort $(wildcard tests/integration/fuse*.sh)); do \
+		$(TAP_RUN) fuse/$$(basename $$t .sh) \
+			env BIN=$(BIN) TOP=$(TOP) HELPERS=$(OBJ)/tests/fuse \
+			sh $$t; \
+	done
+
+INSTALL_EXTRA += install -D -m 0755 $(BIN)/execfoliofs \
+	$(DESTDIR)$(BINDIR)/execfoliofs && \
+	install -D -m 0644 man/execfoliofs.8 \
+	$(DESTDIR)$(MANDIR)/man8/execfoliofs.8;
+
+.PHONY: check-fuse

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * execfoliofs [-f] [-o OPTIONS] BACKING_DIR MOUNTPOINT
+ * execfoliofs --report TRACE [REPORT OPTIONS]
+ *
+ * Option parsing, checks that fail before anything is mounted, session
+ * setup, and the multi-threaded loop. Exit status: 0 after fusermount3 -u
+ * or SIGTERM/SIGINT/SIGHUP, 1 on failure, 2 on a usage error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "execfoliofs.h"
+
+#define EXIT_FAILED 1
+#define EXIT_USAGE 2
+
+struct efs_fs efs;
+
+struct efs_config {
+	char *exec_folio_size;
+	char *trace;
+	double timeout;
+	char *backing;
+	int nonopts;
+};
+
+#define EFS_OPT(t, p) { t, offsetof(struct efs_config, p), 1 }
+
+static const struct fuse_opt efs_opts[] = {
+	EFS_OPT("exec_folio_size=%s", exec_folio_size),
+	EFS_OPT("trace=%s", trace),
+	EFS_OPT("timeout=%lf", timeout),
+	FUSE_OPT_END,
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: execfoliofs [-f] [-d] [-o OPTIONS] BACKING_DIR MOUNTPOINT\n"
+		"       execfoliofs --report TRACE [--per-file] [--all] [--json]\n"
+		"\n"
+		"execfoliofs options:\n"
+		"    -o exec_folio_size=SIZE  policy for executable files: 4k..2m, 0 or none\n"
+		"    -o trace=FILE            readahead off; record first page touches in FILE\n"
+		"    -o timeout=SECONDS       attribute and entry cache timeout (default 1)\n"
+		"Unmount with: fusermount3 -u MOUNTPOINT. See execfoliofs(8).\n"
+		"\nlibfuse options:\n");
+}
+
+static int opt_proc(void *data, const char *arg, int key,
+		    struct fuse_args *outargs)
+{
+	struct efs_config *conf = data;
+
+	if (key != FUSE_OPT_KEY_NONOPT)
+		return 1;
+	/* The first bare word is ours; the mount point goes to libfuse. */
+	if (!conf->backing) {
+		conf->backing = strdup(arg);
+		return 0;
+	}
+	conf->nonopts++;
+	return 1;
+}
+
+/* Every inode the kernel remembers holds one O_PATH descriptor. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+	FILE *f;
+	long nr_open = 0;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	f = fopen("/proc/sys/fs/nr_open", "re");
+	if (f) {
+		if (fscanf(f, "%ld", &nr_open) != 1)
+			nr_open = 0;
+		fclose(f);
+	}
+	if (nr_open > 0 && (rlim_t)nr_open > rl.rlim_max) {
+		struct rlimit want = { nr_open, nr_open };
+
+		if (!setrlimit(RLIMIT_NOFILE, &want))
+			return;
+	}
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+static int open_backing(const char *dir)
+{
+	struct stat st;
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), probe;
+
+	if (fd < 0) {
+		fprintf(stderr,
+			"execfoliofs: cannot use backing directory %s: %s\n",
+			dir, strerror(errno));
+		return -1;
+	}
+	probe = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (probe < 0) {
+		fprintf(stderr,
+			"execfoliofs: cannot read backing directory %s: %s\n",
+			dir, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(probe);
+	fstat(fd, &st);
+	efs.root.fd = fd;
+	efs.root.dev = st.st_dev;
+	efs.root.ino = st.st_ino;
+	efs.root.mode = st.st_mode;
+	efs.root.nlookup = 2; /* never forgotten */
+	efs.root.is_root = true;
+	pthread_mutex_init(&efs.root.lock, NULL);
+	return 0;
+}
+
+void efs_init(void *userdata, struct fuse_conn_info *conn)
+{
+	if (conn->capable & FUSE_CAP_PARALLEL_DIROPS)
+		conn->want |= FUSE_CAP_PARALLEL_DIROPS;
+	/* Trace mode: each page of a mapping is read by itself, once. */
+	if (efs.trace)
+		conn->max_readahead = 0;
+}
+
+void efs_destroy(void *userdata)
+{
+}
+
+/* libfuse's signal handler records the signal as the session's error. */
+static int exit_status(int loop_ret)
+{
+	if (!loop_ret || loop_ret == SIGTERM || loop_ret == SIGINT ||
+	    loop_ret == SIGHUP)
+		return 0;
+	return EXIT_FAILED;
+}
+
+static int add_mount_options(struct fuse_args *args)
+{
+	char *opts = NULL;
+	int ret;
+
+	ret = fuse_opt_add_opt(&opts, "default_permissions");
+	if (!ret && !geteuid())
+		ret = fuse_opt_add_opt(&opts, "allow_other");
+	if (!ret)
+		ret = fuse_opt_add_opt(&opts, "fsname=");
+	if (!ret) {
+		/* fsname=BACKING, with commas and backslashes escaped */
+		char *tail = NULL;
+
+		ret = fuse_opt_add_opt_escaped(&tail, efs.backing);
+		if (!ret) {
+			size_t len = strlen(opts) + strlen(tail) + 1;
+			char *joined = malloc(len);
+
+			if (!joined)
+				ret = -1;
+			else
+				snprintf(joined, len, "%s%s", opts, tail);
+			free(opts);
+			opts = joined;
+		}
+		free(tail);
+	}
+	if (!ret)
+		ret = fuse_opt_add_opt(&opts, "subtype=execfoliofs");
+	if (!ret)
+		ret = fuse_opt_add_arg(args, "-o");
+	if (!ret)
+		ret = fuse_opt_add_arg(args, opts);
+	free(opts);
+	return ret;
+}
+
+static int parse_policy(const char *value)
+{
+	uint32_t size;
+
+	if (!value)
+		return 0;
+	if (execfolio_parse_size_str(value, &size)) {
+		fprintf(stderr,
+			"execfoliofs: invalid exec_folio_size=%s: expected a power of two from 4k to 2m (e.g. 64k, 2m), or 0/none\n",
+			value);
+		return -1;
+	}
+	efs.has_mount_policy = true;
+	efs.mount_policy = size;
+	return 0;
+}
+
+static int run(struct fuse_args *args, struct fuse_cmdline_opts *opts)
+{
+	struct fuse_loop_config *loop;
+	struct fuse_session *se;
+	int ret = EXIT_FAILED, err;
+
+	se = fuse_session_new(args, &efs_ops, sizeof(efs_ops), NULL);
+	if (!se)
+		return EXIT_USAGE; /* libfuse said which option it refused */
+	if (fuse_set_signal_handlers(se))
+		goto out_session;
+	if (fuse_session_mount(se, opts->mountpoint))
+		goto out_signals;
+	if (fuse_daemonize(opts->foreground))
+		goto out_unmount;
+	/* After the fork: the table's resize worker is a thread. */
+	err = efs_table_init();
+	if (err) {
+		fprintf(stderr, "execfoliofs: inode table: %s\n",
+			strerror(-err));
+		goto out_unmount;
+	}
+	if (opts->singlethread) {
+		ret = exit_status(fuse_session_loop(se));
+	} else {
+		loop = fuse_loop_cfg_create();
+		if (!loop)
+			goto out_unmount;
+		fuse_loop_cfg_set_clone_fd(loop, opts->clone_fd);
+		fuse_loop_cfg_set_idle_threads(loop, opts->max_idle_threads);
+		/* libfuse leaves it at UINT_MAX unless -o max_threads= */
+		if (opts->max_threads != UINT_MAX)
+			fuse_loop_cfg_set_max_threads(loop, opts->max_threads);
+		ret = exit_status(fuse_session_loop_mt(se, loop));
+		fuse_loop_cfg_destroy(loop);
+	}
+out_unmount:
+	fuse_session_unmount(se);
+out_signals:
+	fuse_remove_signal_handlers(se);
+out_session:
+	fuse_session_destroy(se);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	struct efs_config conf = { .timeout = 1.0 };
+	struct fuse_cmdline_opts opts;
+	char err[512];
+	int ret;
+
+	if (argc > 1 && !strcmp(argv[1], "--report"))
+		return efs_report_main(argc - 1, argv + 1);
+
+	if (fuse_opt_parse(&args, &conf, efs_opts, opt_proc) ||
+	    fuse_parse_cmdline(&args, &opts)) {
+		fprintf(stderr, "Try 'execfoliofs --help'.\n");
+		return EXIT_USAGE;
+	}
+	if (opts.show_help) {
+		usage(stdout);
+		fuse_cmdline_help();
+		fuse_lowlevel_help();
+		return 0;
+	}
+	if (opts.show_version) {
+		printf("execfoliofs %s, libfuse %s\n", EXECFOLIO_VERSION,
+		       fuse_pkgversion());
+		return 0;
+	}
+	if (!conf.backing || !opts.mountpoint || conf.nonopts > 1) {
+		fprintf(stderr,
+			"execfoliofs: expected BACKING_DIR and MOUNTPOINT\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (conf.timeout < 0) {
+		fprintf(stderr, "execfoliofs: timeout must not be negative\n");
+		return EXIT_USAGE;
+	}
+	efs.backing = conf.backing;
+	efs.mountpoint = opts.mountpoint;
+	efs.timeout = conf.timeout;
+	efs.debug = opts.debug;
+	if (parse_policy(conf.exec_folio_size) || open_backing(efs.backing))
+		return EXIT_FAILED;
+	efs_policy_resolve(&efs.root, efs.root.mode);
+	if (conf.trace && efs_trace_open(conf.trace, err, sizeof(err))) {
+		fprintf(stderr, "execfoliofs: %s\n", err);
+		return EXIT_FAILED;
+	}
+	raise_nofile();
+	/* The kernel applied the caller's umask already. */
+	umask(0);
+	if (add_mount_options(&args)) {
+		fprintf(stderr, "execfoliofs: out of memory\n");
+		return EXIT_FAILED;
+	}
+	ret = run(&args, &opts);
+	efs_table_destroy();
+	efs_trace_close();
+	close(efs.root.fd);
+	fuse_opt_free_args(&args);
+	free(opts.mountpoint);
+	free(conf.backing);
+	return ret;
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The trace file (`-o trace=FILE`): with the kernel's readahead off for
+ * the mount, every first touch of a page reaches us as a one-page read, in
+ * order. Format (text, one record per line, documented in execfoliofs(8)):
+ *
+ *   execfoliofs-trace 1
+ *   page_size BYTES
+ *   file ID SIZE MODE POLICY SOURCE PATH
+ *   seg ID OFFSET VADDR FILESZ        executable PT_LOAD segments of ID
+ *   read ID STREAM OFFSET LENGTH      STREAM: one per open(2)
+ *
+ * A file is described just before its first read; PATH (relative to the
+ * backing directory, with \\ and \n escaped) is the last field.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <execfolio/elf.h>
+
+#include "execfoliofs.h"
+
+struct efs_trace {
+	FILE *out;
+	pthread_mutex_t lock;
+	uint32_t next_file;
+	uint32_t next_stream; /* atomic */
+	char backing[PATH_MAX];
+	size_t backing_len;
+};
+
+int efs_trace_open(const char *path, char *err, size_t err_len)
+{
+	struct efs_trace *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	if (!realpath(efs.backing, t->backing)) {
+		snprintf(err, err_len, "%s: %s", efs.backing, strerror(errno));
+		free(t);
+		return -errno;
+	}
+	t->backing_len = strlen(t->backing);
+	t->out = fopen(path, "we");
+	if (!t->out) {
+		int ret = -errno;
+
+		snprintf(err, err_len, "cannot create trace file %s: %s", path,
+			 strerror(errno));
+		free(t);
+		return ret;
+	}
+	setvbuf(t->out, NULL, _IOFBF, 1 << 16);
+	pthread_mutex_init(&t->lock, NULL);
+	fprintf(t->out, "execfoliofs-trace 1\npage_size %ld\n",
+		sysconf(_SC_PAGESIZE));
+	efs.trace = t;
+	return 0;
+}
+
+uint32_t efs_trace_stream(void)
+{
+	return uatomic_add_return(&efs.trace->next_stream, 1);
+}
+
+static void put_path(FILE *out, const char *p)
+{
+	for (; *p; p++) {
+		if (*p == '\\')
+			fputs("\\\\", out);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*p, out);
+	}
+	fputc('\n', out);
+}
+
+/* The path of @fd relative to the backing directory, or "?" if gone. */
+static const char *relative_path(struct efs_trace *t, int fd, char *buf,
+				 size_t len)
+{
+	char proc[64];
+	ssize_t n;
+
+	efs_proc_path(fd, proc, sizeof(proc));
+	n = readlink(proc, buf, len - 1);
+	if (n < 0)
+		return "?";
+	buf[n] = '\0';
+	if (!strncmp(buf, t->backing, t->backing_len) &&
+	    buf[t->backing_len] == '/')
+		return buf + t->backing_len + 1;
+	return buf;
+}
+
+static void describe(struct efs_trace *t, struct efs_inode *inode)
+{
+	char path[PATH_MAX], proc[64], canon[EXECFOLIO_SIZE_STR];
+	struct execfolio_policy policy;
+	struct execfolio_elf elf;
+	const char *why;
+	struct stat st;
+	size_t i;
+
+	inode->trace_id = ++t->next_file;
+	if (fstatat(inode->fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		memset(&st, 0, sizeof(st));
+	pthread_mutex_lock(&inode->lock);
+	policy = inode->policy;
+	pthread_mutex_unlock(&inode->lock);
+	fprintf(t->out, "file %u %lld %o %s %s ", inode->trace_id,
+		(long long)st.st_size, st.st_mode & 07777,
+		execfolio_format_size(policy.size, canon),
+		execfolio_source_name(policy.source));
+	put_path(t->out, relative_path(t, inode->fd, path, sizeof(path)));
+
+	efs_proc_path(inode->fd, proc, sizeof(proc));
+	if (execfolio_elf_analyse_file(proc, &elf, &why))
+		return;
+	for (i = 0; i < elf.nsegments; i++)
+		fprintf(t->out, "seg %u %llu %llu %llu\n", inode->trace_id,
+			(unsigned long long)elf.segments[i].offset,
+			(unsigned long long)elf.segments[i].vaddr,
+			(unsigned long long)elf.segments[i].filesz);
+	execfolio_elf_free(&elf);
+}
+
+void efs_trace_read(struct efs_inode *inode, const struct efs_file *file,
+		    off_t off, size_t len)
+{
+	struct efs_trace *t = efs.trace;
+
+	if (!S_ISREG(inode->mode))
+		return;
+	pthread_mutex_lock(&t->lock);
+	if (!inode->trace_id)
+		describe(t, inode);
+	fprintf(t->out, "read %u %u %lld %zu\n", inode->trace_id, file->stream,
+		(long long)off, len);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void efs_trace_close(void)
+{
+	struct efs_trace *t = efs.trace;
+
+	if (!t)
+		return;
+	fclose(t->out);
+	pthread_mutex_destroy(&t->lock);
+	free(t);
+	efs.trace = NULL;
+}

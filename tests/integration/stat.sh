@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# execfolio stat on real processes: text on XFS read sequentially gets large
+# folios; stat sees them, its text matches smaps, and the kernel's thpmaps
+# agrees per folio size within 1%.
+
+. "$TOP/tests/lib.sh"
+
+why=$(xfs_unavailable)
+[ -z "$why" ] || skip_all "$why"
+[ -r /proc/kpageflags ] || skip_all "no /proc/kpageflags in this kernel"
+
+execfolio=$BIN/execfolio
+holder=${BIN%/bin}/obj/bench/text-holder
+[ -x "$holder" ] || { echo "1..1"; not_ok "text holder $holder not built"; exit 1; }
+
+plan 12
+
+pids=
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	[ -n "${cg:-}" ] && rmdir "$cg" 2>/dev/null
+	scratch_cleanup
+}
+xfs_scratch_mount || { not_ok "XFS scratch mount"; exit 1; }
+trap cleanup EXIT
+
+hold() {
+	fifo=$SCRATCH_DIR/ready
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	"$holder" "$@" > "$fifo" &
+	holder_pid=$!
+	pids="$pids $holder_pid"
+	read -r _ _ < "$fifo"
+}
+
+head -c 24M /dev/urandom > "$SCRATCH_MNT/text.bin"
+dd if="$SCRATCH_MNT/text.bin" iflag=nocache count=0 status=none
+cat "$SCRATCH_MNT/text.bin" > /dev/null
+hold "$SCRATCH_MNT/text.bin"
+pid=$holder_pid
+hold "$SCRATCH_MNT/text.bin"
+pid2=$holder_pid
+
+json=$("$execfolio" stat --json "$pid")
+check "stat --json succeeds on PID $pid" test -n "$json"
+large=$(echo "$json" | jq '[.folio_bytes | to_entries[] | select((.key | tonumber) > 4096) | .value] | add')
+check "text read sequentially from XFS is in folios larger than 4K ($large bytes)" \
+	test "$large" -gt 0
+smaps_rss=$(awk '$1 ~ /^[0-9a-f]+-[0-9a-f]+$/ { x = (substr($2, 3, 1) == "x" && $5 != 0) }
+	x && $1 == "Rss:" { rss += $2 } END { print rss * 1024 }' "/proc/$pid/smaps")
+check_eq "text_bytes equals Rss of executable file mappings in smaps" \
+	"$smaps_rss" "$(echo "$json" | jq .text_bytes)"
+rows=$(echo "$json" | jq '(([.folio_bytes[]] | add) + .partial_bytes) == .text_bytes')
+check_eq "folio sizes and partial folios add up to the text" true "$rows"
+
+# Two processes mapping the same file: its pages are counted once.
+both=$("$execfolio" stat --json "$pid" "$pid2")
+check_eq "a page mapped by two processes is counted once" \
+	"$(echo "$json" | jq '.folio_bytes["2097152"]')" \
+	"$(echo "$both" | jq '.folio_bytes["2097152"]')"
+check_eq "both PIDs are listed" "[$pid,$pid2]" "$(echo "$both" | jq -c .pids)"
+
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null &&
+	thpmaps=$("$TOP/bench/get-thpmaps" "${BIN%/bin}"); then
+	"$TOP/bench/thpmaps-exec" "$thpmaps" "$pid" > "$SCRATCH_DIR/thpmaps.json"
+	echo "$json" > "$SCRATCH_DIR/stat.json"
+	check "thpmaps agrees per folio size within 1%" \
+		"$TOP/bench/compare-folios" "$SCRATCH_DIR/stat.json" "$SCRATCH_DIR/thpmaps.json"
+	diag "$(cat "$SCRATCH_DIR/thpmaps.json")"
+else
+	skip "thpmaps needs /usr/bin/python3 with numpy and linux-source-6.12 (make deps)"
+fi
+
+# A cgroup v2 (or, failing that, v1) with the first process in it.
+cg=
+for base in /sys/fs/cgroup /sys/fs/cgroup/unified /sys/fs/cgroup/pids; do
+	[ -f "$base/cgroup.procs" ] || continue
+	if mkdir "$base/execfolio-test.$$" 2>/dev/null; then
+		cg=$base/execfolio-test.$$
+		echo "$pid" > "$cg/cgroup.procs" && break
+		rmdir "$cg"
+		cg=
+	fi
+done
+if [ -n "$cg" ]; then
+	check_eq "--cgroup measures the cgroup's processes ($cg)" \
+		"$(echo "$json" | jq -c '[.pids, .text_bytes]')" \
+		"$("$execfolio" stat --json --cgroup "$cg" | jq -c '[.pids, .text_bytes]')"
+	echo "$pid" > "$base/cgroup.procs"
+else
+	skip "cannot create a cgroup under /sys/fs/cgroup here"
+fi
+
+check_fails "a PID that does not exist fails naming it" 1 \
+	"$execfolio" stat 2147483646
+check_fails "no PID is a usage error" 2 "$execfolio" stat
+check_fails "a cgroup directory that does not exist fails" 1 \
+	"$execfolio" stat --cgroup "$SCRATCH_DIR/nonexistent"
+if command -v setpriv >/dev/null; then
+	err=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$execfolio" stat "$pid" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = 1 ] && echo "$err" | grep -q "root"; then
+		ok "without privileges stat fails saying it needs root"
+	else
+		not_ok "without privileges stat fails saying it needs root"
+		diag "status $rc: $err"
+	fi
+else
+	skip "setpriv not installed"
+fi
+tap_done

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -235,9 +234,7 @@ static int run(struct fuse_args *args, struct fuse_cmdline_opts *opts)
 			goto out_unmount;
 		fuse_loop_cfg_set_clone_fd(loop, opts->clone_fd);
 		fuse_loop_cfg_set_idle_threads(loop, opts->max_idle_threads);
-		/* libfuse leaves it at UINT_MAX unless -o max_threads= */
-		if (opts->max_threads != UINT_MAX)
-			fuse_loop_cfg_set_max_threads(loop, opts->max_threads);
+		fuse_loop_cfg_set_max_threads(loop, opts->max_threads);
 		ret = exit_status(fuse_session_loop_mt(se, loop));
 		fuse_loop_cfg_destroy(loop);
 	}
@@ -261,7 +258,12 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--report"))
 		return efs_report_main(argc - 1, argv + 1);
 
+	/*
+	 * libfuse 3.14 complains about its own default when max_threads is
+	 * not given; a later -o max_threads= still overrides this one.
+	 */
 	if (fuse_opt_parse(&args, &conf, efs_opts, opt_proc) ||
+	    fuse_opt_insert_arg(&args, 1, "-omax_threads=10") ||
 	    fuse_parse_cmdline(&args, &opts)) {
 		fprintf(stderr, "Try 'execfoliofs --help'.\n");
 		return EXIT_USAGE;

@@ -51,8 +51,7 @@ static void usage(FILE *out)
 		"    -o exec_folio_size=SIZE  policy for executable files: 4k..2m, 0 or none\n"
 		"    -o trace=FILE            readahead off; record first page touches in FILE\n"
 		"    -o timeout=SECONDS       attribute and entry cache timeout (default 1)\n"
-		"Unmount with: fusermount3 -u MOUNTPOINT. See execfoliofs(8).\n"
-		"\nlibfuse options:\n");
+		"Unmount with: fusermount3 -u MOUNTPOINT. See execfoliofs(8).\n");
 }
 
 static int opt_proc(void *data, const char *arg, int key,
@@ -270,6 +269,7 @@ int main(int argc, char **argv)
 	}
 	if (opts.show_help) {
 		usage(stdout);
+		printf("\nlibfuse options:\n");
 		fuse_cmdline_help();
 		fuse_lowlevel_help();
 		return 0;

@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# execfoliofs resolves and validates the policy like the kernel: the shared
+# vectors (tests/vectors/policy.vec) through real mounts, one per mount
+# option value, and the policy following chmod and xattr changes.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/fuse/lib.sh"
+
+why=$(efs_unavailable)
+[ -n "$why" ] && skip_all "$why"
+VEC=$TOP/tests/vectors/policy.vec
+values=$("$HELPERS/vectors_mount" --list-mounts "$VEC") || {
+	echo "1..1"
+	echo "not ok 1 - cannot load $VEC"
+	exit 1
+}
+plan $((1 + $(echo "$values" | wc -l) + 6))
+efs_setup
+
+# vectors_check NAME MOUNT_VALUE|-: helper output as diagnostics
+vectors_check() {
+	if out=$("$HELPERS/vectors_mount" "$VEC" "$B" "$M" "$2"); then
+		ok "$1"
+	else
+		not_ok "$1"
+	fi
+	diag "$out"
+}
+
+efs_mount "$B" "$M"
+vectors_check "parse vectors as setxattr, resolve vectors without a mount value" -
+efs_umount "$M"
+
+while read -r value expect; do
+	rm -rf "$B" && mkdir "$B"
+	if [ "$expect" = EINVAL ]; then
+		check_fails "-o exec_folio_size=$value is refused" 1 \
+			"$EFS" -f -o "exec_folio_size=$value" "$B" "$M"
+		continue
+	fi
+	efs_mount "$B" "$M" -o "exec_folio_size=$value"
+	vectors_check "resolve vectors with exec_folio_size=$value" "$value"
+	efs_umount "$M"
+done <<EOF
+$values
+EOF
+
+rm -rf "$B" && mkdir "$B"
+efs_mount "$B" "$M" -o exec_folio_size=64k
+cp /bin/ls "$M/prog"
+policy() { getfattr --only-values -n trusted.execfoliofs.policy "$M/prog" 2>/dev/null; }
+check_eq "an executable file gets the mount default" "64k mount" "$(policy)"
+chmod 644 "$M/prog"
+check_eq "chmod -x through the mount: no policy" "none none" "$(policy)"
+setfattr -n trusted.exec_folio_size -v 2m "$M/prog"
+check_eq "the xattr set through the mount wins" "2m xattr" "$(policy)"
+check_eq "the xattr is stored on the backing file" "2m" \
+	"$(getfattr --only-values -n trusted.exec_folio_size "$B/prog" 2>/dev/null)"
+setfattr -x trusted.exec_folio_size "$M/prog"
+chmod 755 "$M/prog"
+check_eq "removing it falls back to the mount default" "64k mount" "$(policy)"
+check "the virtual attributes are read-only" \
+	sh -c "! setfattr -n trusted.execfoliofs.policy -v 2m '$M/prog' 2>/dev/null"
+efs_umount "$M"
+tap_done

@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# execfoliofs trace mode and report: a workload whose faults are known (an
+# ELF file with one executable segment, pages touched through a PROT_EXEC
+# mapping) gives exactly those one-page reads, and the report's numbers are
+# the ones computed by hand from the 6.12 code (see tests/unit/test_simulate.c
+# for the same cases step by step). Then a real program is traced.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/fuse/lib.sh"
+
+why=$(efs_unavailable)
+[ -n "$why" ] && skip_all "$why"
+command -v jq >/dev/null || skip_all "jq not installed"
+plan 22
+efs_setup
+T=$EFS_DIR/trace
+
+"$HELPERS/mkelf" "$B/text" 1048576
+efs_mount "$B" "$M" -o trace="$T"
+check "touch pages 100 101 108 128 through a PROT_EXEC mapping" \
+	"$HELPERS/touch" "$M/text" 100 101 108 128
+efs_umount "$M"
+check_eq "unmount of a tracing daemon: exit 0" "0" "$EFS_STATUS"
+check_eq "trace header" "execfoliofs-trace 1" "$(head -1 "$T")"
+check_eq "the file is described with its executable segment" \
+	"file 1 1048576 644 none none text|seg 1 0 0 1048576" \
+	"$(grep -E '^(file|seg) ' "$T" | paste -sd '|')"
+check_eq "readahead off: one 4K read per first touch, in order" \
+	"409600 4096,413696 4096,442368 4096,524288 4096" \
+	"$(awk '$1 == "read" { print $4, $5 }' "$T" | paste -sd ,)"
+
+"$EFS" --report --json "$T" > "$EFS_DIR/report.json"
+check "report --json" test -s "$EFS_DIR/report.json"
+q() { jq -c "$1" "$EFS_DIR/report.json"; }
+check_eq "pages touched" "4 4" "$(q '.total.stock | [.touched_pages, .text_touched_pages] | join(" ")' | tr -d '"')"
+# stock: read-around [84,116) in order-2 folios; async readahead from the
+# mark at 108 reads [116,148) with order-4 folios; fault-around maps
+check_eq "stock: bytes read and cached (2 x 128K)" "[262144,262144,1]" \
+	"$(q '.total.stock | [.read_bytes, .cache_bytes, .major_faults]')"
+check_eq "stock: mapped text by folio size" \
+	'[118784,{"16384":49152,"65536":65536},4096,65536]' \
+	"$(q '.total.stock | [.text_bytes, .aligned, .partial_bytes, .cont_aligned_64k_bytes]')"
+check_eq "stock: TLB entries (PTE, contpte, PMD)" "[3,1,0]" \
+	"$(q '.total.stock | [.tlb_pte, .tlb_contpte, .tlb_pmd]')"
+# option one: 64K folios at 96 and 128, no readahead beyond them
+check_eq "option one: read, mapped, cont-aligned, faults" "[131072,69632,65536,2]" \
+	"$(q '.total["opt-one"] | [.read_bytes, .text_bytes, .cont_aligned_64k_bytes, .major_faults]')"
+check_eq "option one: TLB entries" "[1,1,0]" \
+	"$(q '.total["opt-one"] | [.tlb_pte, .tlb_contpte, .tlb_pmd]')"
+# 2m: clamped to the 1M file, one order-8 folio, 32 pages mapped of it
+check_eq "2m policy clamped to the file: one 1M folio, partly mapped" \
+	"[1048576,1048576,131072,131072,0,2]" \
+	"$(q '.total["2m"] | [.read_bytes, .cache_bytes, .partial_bytes, .cont_aligned_64k_bytes, .pmd_mapped_bytes, .tlb_contpte]')"
+check_eq "as-set is stock for a file without a policy" \
+	"$(q '.total.stock')" "$(q '.total["as-set"]')"
+
+"$EFS" --report --per-file "$T" > "$EFS_DIR/report.txt"
+check "the table has the seed's rows" grep -q '^| cont-aligned-64kB' "$EFS_DIR/report.txt"
+check "and a line per file" grep -qE '^4 +4 +none +text$' "$EFS_DIR/report.txt"
+diag "$(cat "$EFS_DIR/report.txt")"
+
+printf 'execfoliofs-trace 1\npage_size 4096\nread 7 1 0 4096\n' > "$EFS_DIR/bad"
+check_fails "report of a malformed trace: exit 1" 1 "$EFS" --report "$EFS_DIR/bad"
+check_fails "report of a missing trace: exit 1" 1 "$EFS" --report "$EFS_DIR/missing"
+check_fails "report without a trace: usage" 2 "$EFS" --report
+
+# A real program, with the mount default of 64k.
+rm -f "$T"
+cp /bin/ls "$B/ls"
+efs_mount "$B" "$M" -o trace="$T",exec_folio_size=64k
+"$M/ls" -l / >/dev/null
+efs_umount "$M"
+check_eq "ls traced with its policy" "64k mount" \
+	"$(awk '$1 == "file" && $7 == "ls" { print $5, $6 }' "$T")"
+check_eq "every read in the trace is one page" "4096" \
+	"$(awk '$1 == "read" { print $5 }' "$T" | sort -u | paste -sd ,)"
+"$EFS" --report --json "$T" > "$EFS_DIR/ls.json"
+check "the report covers ls's text" test "$(q '.total.stock.text_touched_pages' 2>/dev/null || true)" != 0 -a \
+	"$(jq '.total.stock.text_touched_pages' "$EFS_DIR/ls.json")" -gt 0
+diag "$("$EFS" --report "$T")"
+tap_done

@@ -40,6 +40,9 @@ struct fixup {
 	char *cmd_path;
 	FILE *cmds;
 	bool bigtime;
+	bool crc;
+	unsigned int inodesize;
+	bool need_pass1b;
 	unsigned int blocklog;
 	unsigned int dirblklog;
 	bool need_pass3;
@@ -76,9 +79,15 @@ static int batch_run(struct fixup *f, struct dbout *out)
 	return xfsdb_run(f->x, f->image, f->cmd_path, f->workdir, out);
 }
 
+/* xfs_db splits arguments at blanks; a final '\\' continues the line. */
 static bool attr_name_db_safe(const char *name)
 {
-	return name[0] && name_is_proto_safe(name);
+	const char *p;
+
+	for (p = name; *p; p++)
+		if (*p == ' ' || (*p >= '\t' && *p <= '\r') || *p == '\\')
+			return false;
+	return name[0];
 }
 
 static bool node_has_renamed_child(const struct tree *t, const struct node *n)
@@ -98,7 +107,8 @@ static void pass1_cmds(struct fixup *f)
 	struct tree *t = f->t;
 	size_t i, j;
 
-	fputs("echo @@sb\nsb 0\nprint blocklog dirblklog\nversion\n", f->cmds);
+	fputs("echo @@sb\nsb 0\nprint blocklog dirblklog inodesize\nversion\n",
+	      f->cmds);
 	for (i = 0; i < t->count; i++) {
 		struct node *n = &t->nodes[i];
 		bool has_attrs = false;
@@ -107,14 +117,28 @@ static void pass1_cmds(struct fixup *f)
 			continue;
 		fprintf(f->cmds, "echo @@n %zu\npath %s\ninode\n", i,
 			n->img_path);
-		for (j = 0; j < n->nxattrs; j++) {
+		/*
+		 * xfs_db 6.1 crashes when an attribute fork does not fit next
+		 * to a data fork kept in the inode: directories and symlinks
+		 * get their xattrs in batch 1b, once their size is known.
+		 */
+		if (n->nxattrs &&
+		    (n->type == NODE_DIR || n->type == NODE_SYMLINK)) {
+			n->late_attrs = true;
+			f->need_pass1b = true;
+			fputs("print core.size\n", f->cmds);
+			if (n->type == NODE_SYMLINK ||
+			    !node_has_renamed_child(t, n))
+				fputs("print core.format\n", f->cmds);
+		}
+		for (j = 0; j < n->nxattrs && !n->late_attrs; j++) {
 			struct xattr *x = &n->xattrs[j];
 
 			if (!attr_name_db_safe(x->name)) {
 				x->dropped = true;
 				report(n,
 				       "xattr %s%s not copied: xfs_db cannot "
-				       "take a name with blanks",
+				       "take a name with blanks or '\\'",
 				       ns_prefix[x->ns], x->name);
 				continue;
 			}
@@ -125,8 +149,8 @@ static void pass1_cmds(struct fixup *f)
 		if (has_attrs)
 			fputs("print core.aformat a\n", f->cmds);
 		if (n->type == NODE_DIR && node_has_renamed_child(t, n))
-			fputs("print core.format u3\nbmap\n", f->cmds);
-		if (n->target_fixup)
+			fputs("print core.format u3\nbmap -d\n", f->cmds);
+		if (n->type == NODE_SYMLINK && !n->late_attrs)
 			fputs("print core.format\n", f->cmds);
 	}
 }
@@ -293,6 +317,18 @@ static int finish_node1(struct fixup *f, struct node *n, struct slots *s)
 	}
 	if (n->aformat > FORMAT_LOCAL)
 		f->need_pass3 = true;
+	/*
+	 * mkfs.xfs 6.1 writes the block of a symlink too long for the inode
+	 * without the header v5 filesystems need: xfs_repair clears it.
+	 */
+	if (n->type == NODE_SYMLINK && n->dformat != FORMAT_LOCAL) {
+		err_msg("%s: symlink target of %zu bytes is too long to be kept "
+			"in the inode, and mkfs.xfs %d.%d writes longer ones "
+			"without their metadata header (xfs_repair would "
+			"clear it); shorten the target",
+			n->rel, strlen(n->target), f->x->major, f->x->minor);
+		return -EINVAL;
+	}
 	if (n->target_fixup && n->dformat != FORMAT_LOCAL) {
 		err_msg("%s: symlink target with blanks, too long to be "
 			"rewritten in the inode; xfsprogs %d.%d's protofile "
@@ -330,6 +366,12 @@ static int finish_node1(struct fixup *f, struct node *n, struct slots *s)
 	return 0;
 }
 
+static void version_flags(struct fixup *f, const char *line)
+{
+	f->bigtime = strstr(line, "BIGTIME") != NULL;
+	f->crc = strstr(line, ",CRC") != NULL;
+}
+
 static int pass1_parse(struct fixup *f, struct dbout *out)
 {
 	struct tree *t = f->t;
@@ -364,8 +406,10 @@ static int pass1_parse(struct fixup *f, struct dbout *out)
 				f->blocklog = u;
 			else if (sscanf(l, "dirblklog = %llu", &u) == 1)
 				f->dirblklog = u;
+			else if (sscanf(l, "inodesize = %llu", &u) == 1)
+				f->inodesize = u;
 			else if (!strncmp(l, "versionnum ", 11))
-				f->bigtime = strstr(l, "BIGTIME") != NULL;
+				version_flags(f, l);
 			else if (!xfsdb_line_ok(l))
 				return bad_line(NULL, l);
 			continue;
@@ -380,6 +424,8 @@ static int pass1_parse(struct fixup *f, struct dbout *out)
 			n->aformat = idx;
 		} else if (sscanf(l, "core.format = %d", &idx) == 1) {
 			n->dformat = idx;
+		} else if (sscanf(l, "core.size = %llu", &u) == 1) {
+			n->dsize = u;
 		} else if (field_at(l, "a.sfattr.list", "name", &idx, &v)) {
 			slots_set_name(&s, idx, v);
 		} else if (field_at(l, "a.sfattr.list", "root", &idx, &v)) {
@@ -404,6 +450,112 @@ static int pass1_parse(struct fixup *f, struct dbout *out)
 	ret = finish_node1(f, n, &s);
 	slots_reset(&s);
 	return ret;
+}
+
+/* ---- batch 1b: xattrs of directories and symlinks -------------------- */
+
+/* Bytes of a short-form attribute fork holding all of @n's xattrs. */
+static size_t sf_attr_bytes(const struct node *n)
+{
+	size_t j, bytes = 4;
+
+	for (j = 0; j < n->nxattrs; j++)
+		if (!n->xattrs[j].dropped)
+			bytes += 3 + strlen(n->xattrs[j].name) +
+				 n->xattrs[j].len;
+	return bytes;
+}
+
+static int pass1b_cmds(struct fixup *f)
+{
+	struct tree *t = f->t;
+	size_t literal = f->inodesize - (f->crc ? 176 : 100);
+	size_t i, j;
+
+	for (i = 0; i < t->count; i++) {
+		struct node *n = &t->nodes[i];
+
+		if (!n->late_attrs || n->skip)
+			continue;
+		if (n->dformat == FORMAT_LOCAL &&
+		    ((n->dsize + 7) & ~7ull) + sf_attr_bytes(n) > literal) {
+			for (j = 0; j < n->nxattrs; j++) {
+				struct xattr *x = &n->xattrs[j];
+
+				if (x->dropped)
+					continue;
+				x->dropped = true;
+				report(n,
+				       "xattr %s%s not copied: with the %s kept "
+				       "in the inode there is no room for the "
+				       "xattrs, and xfs_db %d.%d cannot move it",
+				       ns_prefix[x->ns], x->name,
+				       n->type == NODE_DIR ? "directory" :
+							     "symlink target",
+				       f->x->major, f->x->minor);
+			}
+			continue;
+		}
+		fprintf(f->cmds, "echo @@n %zu\ninode %" PRIu64 "\n", i,
+			n->ino);
+		for (j = 0; j < n->nxattrs; j++) {
+			struct xattr *x = &n->xattrs[j];
+
+			if (x->dropped)
+				continue;
+			fprintf(f->cmds, "attr_set %s -v %zu -- %s\n",
+				ns_flag[x->ns], x->len, x->name);
+		}
+		fputs("print core.aformat a\n", f->cmds);
+	}
+	return 0;
+}
+
+static int pass1b_parse(struct fixup *f, struct dbout *out)
+{
+	struct tree *t = f->t;
+	struct node *n = NULL;
+	struct slots s = { 0 };
+	const char *v;
+	size_t line, i;
+	int idx;
+
+	for (line = 0; line <= out->nlines; line++) {
+		const char *l = line < out->nlines ? out->lines[line] : NULL;
+
+		if (!l || (sscanf(l, "@@n %zu", &i) == 1 && i < t->count)) {
+			if (n && n->aformat == FORMAT_LOCAL &&
+			    !match_attrs(n, &s)) {
+				err_msg("%s: an xattr set in the new image "
+					"cannot be found there",
+					n->rel);
+				slots_reset(&s);
+				return -EIO;
+			}
+			if (n && n->aformat > FORMAT_LOCAL)
+				f->need_pass3 = true;
+			slots_reset(&s);
+			n = l ? &t->nodes[i] : NULL;
+			continue;
+		}
+		if (!n)
+			return bad_line(NULL, l);
+		if (sscanf(l, "core.aformat = %d", &idx) == 1) {
+			n->aformat = idx;
+		} else if (field_at(l, "a.sfattr.list", "name", &idx, &v)) {
+			slots_set_name(&s, idx, v);
+		} else if (field_at(l, "a.sfattr.list", "root", &idx, &v)) {
+			slots_grow(&s, idx);
+			s.root[idx] = atoi(v);
+		} else if (field_at(l, "a.sfattr.list", "secure", &idx, &v)) {
+			slots_grow(&s, idx);
+			s.secure[idx] = atoi(v);
+		} else if (!xfsdb_line_ok(l)) {
+			slots_reset(&s);
+			return bad_line(n, l);
+		}
+	}
+	return 0;
 }
 
 /* ---- batch 2 --------------------------------------------------------- */
@@ -435,9 +587,14 @@ static int timestamp_cmds(struct fixup *f, struct node *n, const char *field,
 		       field);
 		sec = sec < 0 ? INT32_MIN : INT32_MAX;
 	}
-	fprintf(f->cmds, "write core.%s.sec %" PRIu32 "\n", field,
-		(uint32_t)(int32_t)sec);
-	fprintf(f->cmds, "write core.%s.nsec %ld\n", field, ts->tv_nsec);
+	/*
+	 * xfs_db 6.1 writes either half of a timestamp as the whole 64-bit
+	 * field: seconds in the high word, nanoseconds in the low one. It
+	 * reads the number as signed, so pre-1970 times are negative.
+	 */
+	fprintf(f->cmds, "write -- core.%s.sec %" PRId64 "\n", field,
+		(int64_t)(((uint64_t)(uint32_t)(int32_t)sec << 32) |
+			  (uint64_t)ts->tv_nsec));
 	return 0;
 }
 
@@ -719,10 +876,10 @@ static int pass3_cmds(struct fixup *f)
 				return -EIO;
 			}
 			fprintf(f->cmds,
-				"inode %" PRIu64 "\ndblock %" PRIu64 "\n"
-				"write %s[%d].name ",
-				n->ino, c->dirent_block, c->dirent_field,
-				c->dirent_slot);
+				"echo @@w %zu\ninode %" PRIu64
+				"\ndblock %" PRIu64 "\nwrite %s[%d].name ",
+				n->children[j], n->ino, c->dirent_block,
+				c->dirent_field, c->dirent_slot);
 			xfsdb_hex(f->cmds, (unsigned char *)c->name,
 				  strlen(c->name));
 			fputc('\n', f->cmds);
@@ -734,7 +891,7 @@ static int pass3_cmds(struct fixup *f)
 static int pass3_parse(struct fixup *f, struct dbout *out)
 {
 	struct tree *t = f->t;
-	struct node *n = NULL;
+	struct node *n = NULL, *renamed = NULL;
 	const char *v;
 	size_t line, i;
 	int idx;
@@ -745,6 +902,11 @@ static int pass3_parse(struct fixup *f, struct dbout *out)
 
 		if (sscanf(l, "@@n %zu", &i) == 1 && i < t->count) {
 			n = &t->nodes[i];
+			renamed = NULL;
+			continue;
+		}
+		if (sscanf(l, "@@w %zu", &i) == 1 && i < t->count) {
+			renamed = &t->nodes[i];
 			continue;
 		}
 		if (!n)
@@ -755,17 +917,13 @@ static int pass3_parse(struct fixup *f, struct dbout *out)
 			    check_written(n, "an xattr", v, x->value, x->len))
 				return -EIO;
 			x->written = true;
-		} else if (field_at(l, "bu", "name", &idx, &v) ||
-			   field_at(l, "du", "name", &idx, &v)) {
-			for (i = 0; i < n->nchildren; i++) {
-				struct node *c = &t->nodes[n->children[i]];
-
-				if (c->renamed && c->dirent_slot == idx &&
-				    c->dirent_in_block &&
-				    check_written(c, "its name", v, c->name,
-						  strlen(c->name)))
-					return -EIO;
-			}
+		} else if (renamed && (field_at(l, "bu", "name", &idx, &v) ||
+				       field_at(l, "du", "name", &idx, &v))) {
+			if (idx != renamed->dirent_slot ||
+			    check_written(renamed, "its name", v, renamed->name,
+					  strlen(renamed->name)))
+				return -EIO;
+			renamed = NULL;
 		} else if (!xfsdb_line_ok(l)) {
 			return bad_line(n, l);
 		}
@@ -851,6 +1009,8 @@ int fixup_image(struct tree *t, const struct xfsprogs *x, const char *image,
 	if (asprintf(&f.cmd_path, "%s/db.cmds", workdir) < 0)
 		return -ENOMEM;
 	ret = run_pass(&f, pass1, pass1_parse);
+	if (!ret && f.need_pass1b)
+		ret = run_pass(&f, pass1b_cmds, pass1b_parse);
 	if (!ret)
 		ret = run_pass(&f, pass2, pass2_parse);
 	if (!ret && f.need_pass3)

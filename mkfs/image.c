@@ -195,6 +195,20 @@ static void show_file(const char *path, const char *prefix)
 	fclose(f);
 }
 
+static bool file_mentions(const char *path, const char *what)
+{
+	char line[1024];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, what) != NULL;
+	fclose(f);
+	return found;
+}
+
 int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	       const char *tmp_image, const char *proto, const char *workdir,
 	       uint64_t size)
@@ -214,7 +228,11 @@ int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	argv[argc++] = (char *)tmp_image;
 	argv[argc] = NULL;
 	ret = run_program(argv, workdir, "/dev/null", err_path);
-	if (ret) {
+	/* The default size is an estimate: the caller retries larger. */
+	if (ret > 0 && !o->image_size &&
+	    file_mentions(err_path, "No space left on device")) {
+		ret = -ENOSPC;
+	} else if (ret) {
 		err_msg("mkfs.xfs failed (%s):",
 			ret < 0 ? strerror(-ret) : "see its messages below");
 		show_file(err_path, "  mkfs.xfs: ");

@@ -26,6 +26,9 @@ const char *progname = "mkfs.execfolio";
 static char tmp_image[4096];
 static char workdir[4096];
 
+/* mkfs.xfs runs with the estimated size, then twice and four times that. */
+#define MKFS_TRIES 3
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -95,7 +98,10 @@ static void cleanup(bool keep_image)
 	if (!keep_image && tmp_image[0])
 		unlink(tmp_image);
 	tmp_image[0] = '\0';
-	if (workdir[0])
+	/* For debugging: keep the protofile and the xfs_db batches. */
+	if (workdir[0] && getenv("MKFS_EXECFOLIO_KEEP_WORKDIR"))
+		err_msg("work directory kept: %s", workdir);
+	else if (workdir[0])
 		nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	workdir[0] = '\0';
 }
@@ -341,7 +347,7 @@ static int build(const struct options *o)
 	struct tree t;
 	uint64_t size;
 	char *proto = NULL;
-	int ret = EXIT_FAILED;
+	int ret = EXIT_FAILED, tries;
 
 	if (!o->dry_run && (check_image_path(o) || xfsprogs_find(&x)))
 		return EXIT_FAILED;
@@ -361,9 +367,28 @@ static int build(const struct options *o)
 		goto out;
 	if (asprintf(&proto, "%s/protofile", workdir) < 0)
 		goto out;
-	if (proto_write(&t, proto, workdir) ||
-	    image_mkfs(&x, o, tmp_image, proto, workdir, size) ||
-	    fixup_image(&t, &x, tmp_image, workdir))
+	if (proto_write(&t, proto, workdir))
+		goto out;
+	for (tries = 0;; tries++) {
+		int err = image_mkfs(&x, o, tmp_image, proto, workdir, size);
+
+		if (!err)
+			break;
+		if (err != -ENOSPC || tries == MKFS_TRIES - 1) {
+			if (err == -ENOSPC)
+				err_msg("the tree does not fit in %llu MiB",
+					(unsigned long long)(size >> 20));
+			goto out;
+		}
+		/* Files of a directory share an allocation group: grow. */
+		size *= 2;
+		if (truncate(tmp_image, 0) || truncate(tmp_image, size)) {
+			err_msg("cannot size %s: %s", tmp_image,
+				strerror(errno));
+			goto out;
+		}
+	}
+	if (fixup_image(&t, &x, tmp_image, workdir))
 		goto out;
 	if (o->check && image_repair_check(&x, tmp_image))
 		goto out;

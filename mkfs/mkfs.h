@@ -80,6 +80,8 @@ struct node {
 	uint64_t ino;
 	int aformat; /* attribute fork format, 1 local */
 	int dformat; /* data fork format (directories, symlinks) */
+	uint64_t dsize; /* data fork bytes, when in the inode */
+	bool late_attrs; /* xattrs set after the data fork is known */
 	uint64_t *dblocks; /* directory data blocks, file offsets */
 	size_t ndblocks;
 	int dirent_slot; /* where the entry of a renamed node is */
@@ -160,6 +162,7 @@ struct xfsprogs {
 int xfsprogs_find(struct xfsprogs *x);
 uint64_t image_default_size(const struct tree *t);
 int parse_image_size(const char *arg, uint64_t *size);
+/* -ENOSPC, quietly, when the default size was too small: try larger. */
 int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	       const char *tmp_image, const char *proto, const char *workdir,
 	       uint64_t size);

@@ -11,10 +11,13 @@
  * chosen with the same hash as the real name. The hash is linear over GF(2)
  * in the bits of the name, so a placeholder is a solution of 32 linear
  * equations; its bytes all have bit 6 set (0x40-0x7f, 0xc0-0xff), which
- * excludes every byte the protofile or xfs_db treats specially, and leaves
- * 7 free bits a byte. Names shorter than 5 bytes rarely have such a twin;
- * they only work in short-form directories, and fixup.c stops with an
- * error naming the file if the directory is larger.
+ * excludes blanks, ':', '$', '/' and NUL, and leaves 7 free bits a byte.
+ * Of the rest, xfs_db reads a backslash at the end of a line as a line
+ * continuation: solutions with '\\' (or DEL) are drawn again, and real
+ * names with a backslash get a placeholder too. Names shorter than 5
+ * bytes rarely have such a twin; they only work in short-form directories,
+ * and fixup.c stops with an error naming the file if the directory is
+ * larger.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -39,7 +42,7 @@ bool name_is_proto_safe(const char *name)
 	if (!name[0] || name[0] == ':' || !strcmp(name, "$"))
 		return false;
 	for (p = (const unsigned char *)name; *p; p++)
-		if (byte_is_blank(*p))
+		if (byte_is_blank(*p) || *p == '\\')
 			return false;
 	return true;
 }
@@ -211,7 +214,8 @@ static int make_placeholder(struct tree *t, struct node *n)
 		seed += tries + 1;
 		if (!solve_placeholder(name, len, seed, cand))
 			break;
-		if (!sibling_has(t, parent, cand, len)) {
+		if (!sibling_has(t, parent, cand, len) &&
+		    !memchr(cand, '\\', len) && !memchr(cand, 0x7f, len)) {
 			n->img_name = (char *)cand;
 			n->same_hash = true;
 			return 0;

@@ -106,6 +106,8 @@ def main():
                         (ss.st_mode, ms.st_mode))
             continue
         for field in ("st_mode", "st_uid", "st_gid", "st_mtime_ns"):
+            if field == "st_mtime_ns" and reported(rel, "mtime out of"):
+                continue
             if getattr(ss, field) != getattr(ms, field):
                 problem(rel, "%s %s, image %s" % (
                     field, getattr(ss, field), getattr(ms, field)))

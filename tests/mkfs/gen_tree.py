@@ -4,8 +4,7 @@
 
 A random source tree for mkfs.execfolio tests: nested directories, files
 of random sizes (empty to a few MB, sparse ones too) and modes (setuid,
-setgid, sticky directories), symlinks (some dangling, some with blanks,
-some longer than an inode holds), fifos, a socket, character and block
+setgid, sticky directories), symlinks (some dangling, some with blanks, some long), fifos, a socket, character and block
 devices (as root), hard links, user.* xattrs (a few large enough to go to
 a leaf block), random timestamps (before 1970 too), names with blanks,
 newlines, leading dashes, colons, "$" and high bytes, and ELF executables
@@ -128,7 +127,9 @@ def main():
                 target = b"target with blanks " + str(
                     rng.randrange(99)).encode()
             elif rng.random() < 0.1:
-                target = b"/long/" + b"x" * rng.randint(300, 1000)
+                # Longer ones make mkfs.xfs 6.1 write bad symlink blocks,
+                # which mkfs.execfolio refuses (mkfs_errors.sh).
+                target = b"/long/" + b"x" * rng.randint(100, 300)
             else:
                 target = os.path.relpath(rng.choice(files + dirs), d) \
                     if files else b"dangling"

@@ -1,0 +1,163 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# mkfs.execfolio builds images that pass xfs_repair -n and, mounted through
+# a loop device, show the source tree: random trees (as root, and as an
+# unprivileged user to prove no privilege is needed), names the protofile
+# cannot carry, leaf-form xattrs, filesystems without bigtime, and policy
+# selection (--exec-folio-size, --auto, --rule) checked file by file.
+. "$TOP/tests/lib.sh"
+
+MKFS=$BIN/mkfs.execfolio
+GEN=$TOP/tests/mkfs/gen_tree.py
+CMP=$TOP/tests/mkfs/compare_tree.py
+
+why=$(xfs_unavailable)
+[ -z "$why" ] || skip_all "$why"
+command -v getfattr > /dev/null || skip_all "getfattr (package attr) not installed"
+command -v python3 > /dev/null || skip_all "python3 not installed"
+[ -x "$MKFS" ] || skip_all "$MKFS not built"
+
+W=$(mktemp -d /tmp/mkfs-test.XXXXXX)
+chmod 755 "$W"
+MNT=$W/mnt
+mkdir "$MNT"
+cleanup() {
+	mountpoint -q "$MNT" && umount "$MNT"
+	rm -rf "$W"
+}
+trap cleanup EXIT
+
+plan 28
+
+# build_and_compare NAME SRC IMG [OPTIONS...]: build, repair -n, mount,
+# compare with the source and the --dry-run policy list.
+build_and_compare() {
+	_name=$1 _src=$2 _img=$3
+	shift 3
+	if "$MKFS" --report "$_img.report" "$@" "$_src" "$_img" -- $MKFS_XFS_OPTS 2> "$_img.err"; then
+		ok "$_name: image built"
+	else
+		not_ok "$_name: image built"
+		diag "$(cat "$_img.err")"
+	fi
+	check "$_name: xfs_repair -n passes" xfs_repair -n "$_img"
+	"$MKFS" --dry-run "$@" "$_src" "$_img" > "$_img.policies" 2> /dev/null
+	if mount -o loop,ro "$_img" "$MNT"; then
+		check "$_name: mounted tree, contents, modes, owners, times and xattrs match" \
+			python3 "$CMP" "$_src" "$MNT" "$_img.report" "$_img.policies"
+		diag "$(python3 "$CMP" "$_src" "$MNT" "$_img.report" "$_img.policies" | tail -1)"
+		umount "$MNT"
+	else
+		not_ok "$_name: mounted tree matches (mount failed)"
+	fi
+}
+
+# ---- random trees, as root
+python3 "$GEN" 1 "$W/r1" 600
+build_and_compare "random tree 1" "$W/r1" "$W/r1.img" --auto --exec-folio-size 16k --rule '*.so*=2m'
+check "report lists the socket" grep -q '^sock: socket not created' "$W/r1.img.report"
+python3 "$GEN" 2 "$W/r2" 300
+MKFS_XFS_OPTS="-m bigtime=0" build_and_compare "random tree 2, no bigtime" "$W/r2" "$W/r2.img" --exec-folio-size 64k
+check "random tree 2: the image has no bigtime" sh -c "xfs_db -c version '$W/r2.img' | grep -qv BIGTIME"
+
+# ---- as nobody: no root, no mount, no loop device
+python3 "$GEN" 3 "$W/r3" 300 --owner 65534:65534
+chown 65534:65534 "$W"
+if command -v setpriv > /dev/null; then
+	if setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$MKFS" --report "$W/r3.img.report" --auto "$W/r3" "$W/r3.img" 2> "$W/r3.err"; then
+		ok "unprivileged user builds an image"
+	else
+		not_ok "unprivileged user builds an image"
+		diag "$(cat "$W/r3.err")"
+	fi
+	check "unprivileged image: owned by the user" test "$(stat -c %u "$W/r3.img")" = 65534
+	check "unprivileged image: xfs_repair -n passes" xfs_repair -n "$W/r3.img"
+	"$MKFS" --dry-run --auto "$W/r3" x > "$W/r3.img.policies"
+	if mount -o loop,ro "$W/r3.img" "$MNT"; then
+		check "unprivileged image: mounted tree matches, with policies" \
+			python3 "$CMP" "$W/r3" "$MNT" "$W/r3.img.report" "$W/r3.img.policies"
+		umount "$MNT"
+	else
+		not_ok "unprivileged image: mounted tree matches (mount failed)"
+	fi
+else
+	skip "setpriv not installed"
+	skip "setpriv not installed"
+	skip "setpriv not installed"
+	skip "setpriv not installed"
+fi
+chown 0:0 "$W"
+
+# ---- names: blanks, newlines, "$", ":" and dashes, in short-form and in
+# large (block and leaf form) directories, and symlink targets with blanks.
+S=$W/names
+mkdir -p "$S/small" "$S/large"
+for n in 'a b' '$' ':c' '-d' "$(printf 'n\nl')" ' ' 'x	y'; do
+	echo "$n" > "$S/small/$n"
+done
+ln -s 'a target with blanks' "$S/small/sl"
+i=0
+while [ $i -lt 700 ]; do
+	: > "$S/large/file number $i"
+	i=$((i + 1))
+done
+echo data > "$S/large/-leading dash and spaces"
+build_and_compare "names" "$S" "$W/names.img"
+if mount -o loop,ro "$W/names.img" "$MNT"; then
+	check_eq "names: 701 entries in the large directory" 701 "$(ls -A "$MNT/large" | wc -l)"
+	check "names: a name with a newline reads back" test -f "$MNT/small/$(printf 'n\nl')"
+	umount "$MNT"
+else
+	not_ok "names: mount"
+	not_ok "names: mount"
+fi
+
+# ---- xattrs: short form, leaf form (many), too large for xfs_db (reported)
+X=$W/xattrs
+mkdir -p "$X"
+cp /bin/true "$X/many"
+i=0
+while [ $i -lt 20 ]; do
+	setfattr -n "user.attr$i" -v "value-$i-$(printf '%080d' $i)" "$X/many"
+	i=$((i + 1))
+done
+setfattr -n user.bin -v 0x00ff0a5c22 "$X/many"
+echo big > "$X/big"
+setfattr -n user.big -v "$(head -c 3500 /dev/zero | tr '\0' 'b')" "$X/big"
+setfattr -n user.small -v s "$X/big"
+echo t > "$X/trusted"
+setfattr -n trusted.other -v t "$X/trusted"
+build_and_compare "xattrs" "$X" "$W/x.img" --rule 'many=64k' --rule 'trusted=none'
+check "xattrs: a 3500-byte value (out of line) is reported" grep -q '^big: xattr user.big not copied' "$W/x.img.report"
+
+# ---- policy selection, file by file
+P=$W/pol
+mkdir -p "$P/bin" "$P/lib" "$P/data"
+cp /bin/true "$P/bin/true"
+cp /bin/true "$P/bin/true-noexec"
+chmod 644 "$P/bin/true-noexec"
+libc=$(ldd /bin/true | awk '/libc.so/ { print $3 }')
+cp "$libc" "$P/lib/libc.so.6"
+chmod 644 "$P/lib/libc.so.6"
+printf '#!/bin/sh\n' > "$P/bin/script"
+chmod 711 "$P/bin/script"
+echo data > "$P/data/file"
+chmod 644 "$P/data/file"
+auto_libc=$("$BIN/execfolio" scan --json "$P/lib/libc.so.6" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["recommended"])')
+got=$("$MKFS" --dry-run --exec-folio-size 16k "$P" x | sort | tr '\n' ' ')
+check_eq "--exec-folio-size: files with an execute bit only" "bin/script 16k bin/true 16k " "$got"
+got=$("$MKFS" --dry-run --auto "$P" x | grep '^lib/' | tr '\n' ' ')
+want=$([ "$auto_libc" = none ] && echo "" || echo "lib/libc.so.6 $auto_libc ")
+check_eq "--auto: libc.so.6 gets what execfolio scan recommends ($auto_libc)" "$want" "$got"
+got=$("$MKFS" --dry-run --auto "$P" x | grep -c '^bin/script')
+check_eq "--auto: a shell script is no ELF file" 0 "$got"
+got=$("$MKFS" --dry-run --exec-folio-size 16k --rule 'bin/*=2m' --rule 'bin/true=none' --rule 'data/*=4096' "$P" x | sort | tr '\n' ' ')
+check_eq "--rule: after the options, last match wins, none stored, canonical" \
+	"bin/script 2m bin/true none bin/true-noexec 2m data/file 4k " "$got"
+got=$("$MKFS" --dry-run --rule '*=64k' --rule 'lib=2m' "$P" x | sort | tr '\n' ' ')
+check_eq "--rule: fnmatch without flags, '*' crosses '/', no partial match" \
+	"bin/script 64k bin/true 64k bin/true-noexec 64k data/file 64k lib/libc.so.6 64k " "$got"
+
+tap_done

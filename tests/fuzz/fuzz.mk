@@ -14,7 +14,8 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 300
 FUZZ_CHECK_SECONDS ?= 20
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -fno-omit-frame-pointer -I$(TOP)/include
+	-fno-sanitize-recover=all -fno-omit-frame-pointer -I$(TOP)/include \
+	-I$(TOP)/lib -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_ELF := $(FUZZ_DIR)/fuzz_elf
 FUZZ_ELF_SRCS := tests/fuzz/fuzz_elf.c lib/elf.c lib/elf_source.c lib/policy.c

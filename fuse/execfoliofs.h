@@ -89,24 +89,22 @@ void efs_inode_forget(struct efs_inode *inode, uint64_t n);
 void efs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name);
 void efs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup);
 void efs_forget_multi(fuse_req_t req, size_t count,
-			     struct fuse_forget_data *forgets);
-void efs_getattr(fuse_req_t req, fuse_ino_t ino,
-			struct fuse_file_info *fi);
-void efs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
-			int valid, struct fuse_file_info *fi);
-void efs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
-		      mode_t mode, dev_t rdev);
+		      struct fuse_forget_data *forgets);
+void efs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void efs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int valid,
+		 struct fuse_file_info *fi);
+void efs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+	       dev_t rdev);
 void efs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
-		      mode_t mode);
+	       mode_t mode);
 void efs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
-			const char *name);
+		 const char *name);
 void efs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
-		     const char *newname);
+	      const char *newname);
 void efs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name);
 void efs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name);
 void efs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
-		       fuse_ino_t newparent, const char *newname,
-		       unsigned int flags);
+		fuse_ino_t newparent, const char *newname, unsigned int flags);
 void efs_readlink(fuse_req_t req, fuse_ino_t ino);
 void efs_statfs(fuse_req_t req, fuse_ino_t ino);
 void efs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
@@ -129,8 +127,7 @@ void efs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		 struct fuse_file_info *fi);
 void efs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		     struct fuse_file_info *fi);
-void efs_releasedir(fuse_req_t req, fuse_ino_t ino,
-		    struct fuse_file_info *fi);
+void efs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void efs_fsyncdir(fuse_req_t req, fuse_ino_t ino, int datasync,
 		  struct fuse_file_info *fi);
 void efs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
@@ -141,7 +138,6 @@ void efs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size);
 void efs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name);
 void efs_init(void *userdata, struct fuse_conn_info *conn);
 void efs_destroy(void *userdata);
-
 
 /* ops_entry.c helpers used by other ops */
 int efs_proc_path(int fd, char *buf, size_t len);

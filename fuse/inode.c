@@ -48,8 +48,8 @@ struct key {
 /* A dying inode (no lookups left) no longer matches: it is replaced. */
 static int match_live(struct cds_lfht_node *node, const void *arg)
 {
-	struct efs_inode *inode = caa_container_of(node, struct efs_inode,
-						   node);
+	struct efs_inode *inode =
+		caa_container_of(node, struct efs_inode, node);
 	const struct key *key = arg;
 
 	return inode->dev == key->dev && inode->ino == key->ino &&
@@ -62,10 +62,9 @@ int efs_table_init(void)
 
 	if (ret)
 		return -ret;
-	efs.table = cds_lfht_new_flavor(1024, 1024, 0,
-					CDS_LFHT_AUTO_RESIZE |
-						CDS_LFHT_ACCOUNTING,
-					&urcu_memb_flavor, NULL);
+	efs.table = cds_lfht_new_flavor(
+		1024, 1024, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
+		&urcu_memb_flavor, NULL);
 	if (!efs.table)
 		return -ENOMEM;
 	efs_rcu_thread();
@@ -92,7 +91,8 @@ void efs_table_destroy(void)
 	if (!efs.table)
 		return;
 	urcu_memb_read_lock();
-	cds_lfht_for_each_entry(efs.table, &iter, inode, node) {
+	cds_lfht_for_each_entry(efs.table, &iter, inode, node)
+	{
 		if (!cds_lfht_del(efs.table, &inode->node))
 			urcu_memb_call_rcu(&inode->rcu, inode_free_rcu);
 	}

@@ -32,7 +32,10 @@ struct efs_config {
 	int nonopts;
 };
 
-#define EFS_OPT(t, p) { t, offsetof(struct efs_config, p), 1 }
+#define EFS_OPT(t, p)                                \
+	{                                            \
+		t, offsetof(struct efs_config, p), 1 \
+	}
 
 static const struct fuse_opt efs_opts[] = {
 	EFS_OPT("exec_folio_size=%s", exec_folio_size),

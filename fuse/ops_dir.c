@@ -26,7 +26,8 @@ void efs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	fd = openat(efs_inode(ino)->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(efs_inode(ino)->fd, ".",
+		    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || !(d->dir = fdopendir(fd))) {
 		int err = errno;
 
@@ -44,8 +45,7 @@ void efs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 
 static bool dot_or_dotdot(const char *name)
 {
-	return name[0] == '.' &&
-	       (!name[1] || (name[1] == '.' && !name[2]));
+	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
 }
 
 /* Add the pending entry to @p; returns its size, or 0 to skip it. */
@@ -132,8 +132,7 @@ void efs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	do_readdir(req, ino, size, off, fi, true);
 }
 
-void efs_releasedir(fuse_req_t req, fuse_ino_t ino,
-		    struct fuse_file_info *fi)
+void efs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct efs_file *d = dir_of(fi);
 

@@ -39,7 +39,7 @@ static void refresh(struct efs_inode *inode, const struct stat *st)
 }
 
 int efs_do_lookup(fuse_ino_t parent, const char *name,
-		     struct fuse_entry_param *e)
+		  struct fuse_entry_param *e)
 {
 	struct efs_inode *dir = efs_inode(parent), *inode;
 	struct stat st;
@@ -89,18 +89,16 @@ void efs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
 }
 
 void efs_forget_multi(fuse_req_t req, size_t count,
-			     struct fuse_forget_data *forgets)
+		      struct fuse_forget_data *forgets)
 {
 	size_t i;
 
 	for (i = 0; i < count; i++)
-		efs_inode_forget(efs_inode(forgets[i].ino),
-				 forgets[i].nlookup);
+		efs_inode_forget(efs_inode(forgets[i].ino), forgets[i].nlookup);
 	fuse_reply_none(req);
 }
 
-void efs_getattr(fuse_req_t req, fuse_ino_t ino,
-			struct fuse_file_info *fi)
+void efs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct efs_inode *inode = efs_inode(ino);
 	struct stat st;
@@ -133,8 +131,8 @@ static int set_times(int fd, bool by_path, const struct stat *attr, int valid)
 	return utimensat(AT_FDCWD, path, tv, 0);
 }
 
-void efs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
-			int valid, struct fuse_file_info *fi)
+void efs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int valid,
+		 struct fuse_file_info *fi)
 {
 	struct efs_inode *inode = efs_inode(ino);
 	struct efs_file *file = fi ? (struct efs_file *)(uintptr_t)fi->fh :
@@ -174,7 +172,7 @@ void efs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
  * the set-ID bits, so they are put back.
  */
 int efs_set_owner(fuse_req_t req, fuse_ino_t parent, const char *name,
-		     mode_t mode)
+		  mode_t mode)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
 	struct efs_inode *dir = efs_inode(parent);
@@ -208,8 +206,8 @@ static void created(fuse_req_t req, fuse_ino_t parent, const char *name,
 	efs_reply_entry(req, parent, name);
 }
 
-void efs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
-		      mode_t mode, dev_t rdev)
+void efs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+	       dev_t rdev)
 {
 	if (mknodat(efs_inode(parent)->fd, name, mode, rdev))
 		fuse_reply_err(req, errno);
@@ -217,8 +215,7 @@ void efs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 		created(req, parent, name, mode);
 }
 
-void efs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
-		      mode_t mode)
+void efs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)
 {
 	if (mkdirat(efs_inode(parent)->fd, name, mode))
 		fuse_reply_err(req, errno);
@@ -227,7 +224,7 @@ void efs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 }
 
 void efs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
-			const char *name)
+		 const char *name)
 {
 	if (symlinkat(link, efs_inode(parent)->fd, name))
 		fuse_reply_err(req, errno);
@@ -236,7 +233,7 @@ void efs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 }
 
 void efs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
-		     const char *newname)
+	      const char *newname)
 {
 	if (linkat(efs_inode(ino)->fd, "", efs_inode(newparent)->fd, newname,
 		   AT_EMPTY_PATH))
@@ -253,14 +250,14 @@ void efs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 
 void efs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	fuse_reply_err(req, unlinkat(efs_inode(parent)->fd, name, AT_REMOVEDIR) ?
-				    errno :
-				    0);
+	fuse_reply_err(req,
+		       unlinkat(efs_inode(parent)->fd, name, AT_REMOVEDIR) ?
+			       errno :
+			       0);
 }
 
 void efs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
-		       fuse_ino_t newparent, const char *newname,
-		       unsigned int flags)
+		fuse_ino_t newparent, const char *newname, unsigned int flags)
 {
 	int ret = renameat2(efs_inode(parent)->fd, name,
 			    efs_inode(newparent)->fd, newname, flags);

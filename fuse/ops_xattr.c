@@ -58,8 +58,7 @@ void efs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	fuse_reply_err(req, 0);
 }
 
-void efs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
-		  size_t size)
+void efs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
 {
 	struct efs_inode *inode = efs_inode(ino);
 	char path[64], *buf = NULL;

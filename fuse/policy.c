@@ -41,7 +41,8 @@ void efs_policy_resolve(struct efs_inode *inode, mode_t mode)
 
 bool efs_is_virtual_xattr(const char *name)
 {
-	return !strcmp(name, EFS_XATTR_POLICY) || !strcmp(name, EFS_XATTR_STATS);
+	return !strcmp(name, EFS_XATTR_POLICY) ||
+	       !strcmp(name, EFS_XATTR_STATS);
 }
 
 int efs_virtual_xattr(struct efs_inode *inode, const char *name, char *buf,

@@ -118,8 +118,8 @@ static int add_file(struct report *r, unsigned int line, uint32_t id,
 		}
 	}
 	if (!(r->nfiles & 63)) {
-		struct rfile *f = realloc(r->files,
-					  (r->nfiles + 64) * sizeof(*f));
+		struct rfile *f =
+			realloc(r->files, (r->nfiles + 64) * sizeof(*f));
 
 		if (!f)
 			return -ENOMEM;
@@ -162,8 +162,8 @@ static int parse_line(struct report *r, unsigned int line, char *buf)
 	struct rfile *f;
 	int n = 0;
 
-	if (sscanf(buf, "file %u %llu %o %31s %15s %n", &id, &a, &mode,
-		   policy, source, &n) == 5 &&
+	if (sscanf(buf, "file %u %llu %o %31s %15s %n", &id, &a, &mode, policy,
+		   source, &n) == 5 &&
 	    n) {
 		buf[strcspn(buf, "\n")] = '\0';
 		return add_file(r, line, id, a, policy, buf + n);
@@ -192,9 +192,8 @@ static int parse_line(struct report *r, unsigned int line, char *buf)
 		f = file_of_id(r, id);
 		if (!f)
 			return fail(r, line, "read of an undescribed file");
-		for (page = a / r->page_size; b && page <= (a + b - 1) /
-							     r->page_size;
-		     page++)
+		for (page = a / r->page_size;
+		     b && page <= (a + b - 1) / r->page_size; page++)
 			if (add_touch(f, page, stream))
 				return -ENOMEM;
 		return 0;
@@ -272,8 +271,8 @@ static void scenario(const struct report *r, const struct rfile *f,
 		return;
 	p->mode = EXECFOLIO_SIM_POLICY;
 	/* The block size is assumed to be the page size (XFS default). */
-	p->order = execfolio_order(size, r->page_size, r->page_size, f->size,
-				   max);
+	p->order =
+		execfolio_order(size, r->page_size, r->page_size, f->size, max);
 }
 
 static int simulate(struct report *r)
@@ -330,8 +329,8 @@ static void pct_row(const char *label, const struct execfolio_sim_result *res,
 		uint64_t text = res[k].text_mapped_pages;
 
 		if (text)
-			printf(" %6.0f%% |",
-			       100.0 * (double)first[k * STRIDE] / (double)text);
+			printf(" %6.0f%% |", 100.0 * (double)first[k * STRIDE] /
+						     (double)text);
 		else
 			printf(" %7s |", "-");
 	}
@@ -394,8 +393,9 @@ static void print_table(const struct report *r,
 	for (k = 0; k < NSCEN; k++) {
 		share[k] = res[k].cont_eligible;
 		if (share[k])
-			printf(" %6.0f%% |", 100.0 * (double)res[k].cont_aligned /
-						     (double)share[k]);
+			printf(" %6.0f%% |",
+			       100.0 * (double)res[k].cont_aligned /
+				       (double)share[k]);
 		else
 			printf(" %7s |", "-");
 	}
@@ -488,9 +488,9 @@ static void print_json(const struct report *r)
 			execfolio_json_object(&j, NULL);
 			execfolio_json_string(&j, "path", f->path);
 			execfolio_json_u64(&j, "size", f->size);
-			execfolio_json_string(
-				&j, "policy",
-				execfolio_format_size(f->policy, canon));
+			execfolio_json_string(&j, "policy",
+					      execfolio_format_size(f->policy,
+								    canon));
 			for (k = 0; k < NSCEN; k++)
 				json_result(&j, r, r->names[k], &f->res[k]);
 			execfolio_json_end(&j);

@@ -13,7 +13,8 @@ int main(int argc, char **argv)
 	unsigned int flags = 0;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: rename2 noreplace|exchange|none OLD NEW\n");
+		fprintf(stderr,
+			"usage: rename2 noreplace|exchange|none OLD NEW\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "noreplace"))

@@ -28,8 +28,7 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	map = mmap(NULL, st.st_size, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd,
-		   0);
+	map = mmap(NULL, st.st_size, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED) {
 		perror("mmap");
 		return 1;

@@ -204,11 +204,12 @@ int main(int argc, char **argv)
 		}
 		if (v->expect_einval)
 			continue; /* the daemon refuses to start: see --list */
-		if (!mount_value ? v->mount.present :
-				   !v->mount.present ||
-					   v->mount.len != strlen(mount_value) ||
-					   memcmp(v->mount.bytes, mount_value,
-						  v->mount.len))
+		if (!mount_value ?
+			    v->mount.present :
+			    !v->mount.present ||
+				    v->mount.len != strlen(mount_value) ||
+				    memcmp(v->mount.bytes, mount_value,
+					   v->mount.len))
 			continue;
 		resolve++;
 		wrong += check_resolve(v, argv[2], argv[3]);

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# execfoliofs under load: fsx-style random write/truncate/punch/fallocate/
+# mmap against a model (several seeds), and many threads creating, renaming,
+# linking, listing and unlinking at once; the daemon must still unmount
+# cleanly with no inode left behind.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/fuse/lib.sh"
+
+why=$(efs_unavailable)
+[ -n "$why" ] && skip_all "$why"
+plan 8
+efs_setup
+
+efs_mount "$B" "$M"
+for seed in 1 2 3 4; do
+	out=$("$HELPERS/fsx" "$M/fsx-$seed" 2500 "$seed")
+	if [ $? = 0 ]; then ok "fsx seed $seed: no mismatch"; else not_ok "fsx seed $seed"; fi
+	diag "$out"
+done
+check "fsx file matches the backing file" cmp "$M/fsx-1" "$B/fsx-1"
+
+mkdir "$M/stress"
+out=$("$HELPERS/stress" "$M/stress" 8 1500)
+if [ $? = 0 ]; then ok "8 threads of create/rename/link/unlink: no error"; else not_ok "8 threads of create/rename/link/unlink"; fi
+diag "$out"
+rm -rf "$M/stress" "$M"/fsx-*
+sync
+echo 2 > /proc/sys/vm/drop_caches
+n=0
+while [ "$(efs_inodes "$M")" != 0 ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+check_eq "all inodes forgotten after the stress" "0" "$(efs_inodes "$M")"
+efs_umount "$M"
+check_eq "unmount after the stress: exit 0" "0" "$EFS_STATUS"
+tap_done

@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# In-guest smoke test of the exec folio series on XFS, as TAP.  The test
+# disk (made by tests/vm/mkdisk.sh) holds bigtext, a static program with
+# ~800K of text (mode 0755, no xattr), bigtext.none (a copy with
+# trusted.exec_folio_size=none), bigtext.leaf (mode 0644, the xattr 64k
+# among enough user xattrs for a leaf-form attribute fork) and plain
+# (mode 0644, 256K of data, no xattr).
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+check() { # DESCRIPTION COMMAND...
+	d=$1
+	shift
+	if "$@" >/dev/null 2>&1; then ok "$d"; else not_ok "$d"; fi
+}
+check_eq() { # DESCRIPTION GOT WANT
+	if [ "$2" = "$3" ]; then ok "$1"; else
+		not_ok "$1"
+		echo "#   got '$2', want '$3'"
+	fi
+}
+state() { vmhelper state "$1"; }
+
+# Share (percent) of the text of running PID in folios of 64K or more, and
+# its cont-aligned share (DESIGN.md section 8), from execfolio stat.
+measure() { # PID -> "BIG64 CONT TEXT"
+	execfolio stat --json "$1" | tr -d '{}"' | tr ',' '\n' | awk -F: '
+		$1 == "text_bytes" { text = $2 }
+		$1 == "cont_aligned_64k_bytes" { cont = $2 }
+		$1 == "cont_eligible_64k_bytes" { elig = $2 }
+		($1 == "folio_bytes" && NF == 3) || ($1 ~ /^[0-9]+$/ && NF == 2) {
+			if ($(NF - 1) + 0 >= 65536) big += $NF }
+		END { if (!text) text = 1; if (!elig) elig = 1
+		      printf "%d %d %d\n", big * 100 / text, cont * 100 / elig, text }'
+}
+
+# Run PROGRAM until it has faulted in its text, measure it, stop it.
+run_measure() { # PROGRAM -> "BIG64 CONT TEXT"
+	"$1" wait >/tmp/prog.out &
+	pid=$!
+	i=0
+	while ! grep -q bigtext /tmp/prog.out && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	measure $pid
+	kill $pid
+	wait $pid 2>/dev/null
+}
+
+echo "1..22"
+
+# Mount option: strict parsing, shown in /proc/mounts.
+if mount -o exec_folio_size=4194304m "$TEST_DISK" /mnt 2>/dev/null; then
+	umount /mnt
+	not_ok "mount refuses exec_folio_size=4194304m (overflow)"
+else
+	ok "mount refuses exec_folio_size=4194304m (overflow)"
+fi
+check "the refusal is logged with the value" \
+	sh -c 'dmesg | grep -q "bad exec_folio_size=4194304m"'
+check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt
+check "/proc/mounts shows exec_folio_size=64k" \
+	grep -q "/mnt xfs .*exec_folio_size=64k" /proc/mounts
+
+# Resolution at instantiation.
+check_eq "bigtext: mount default, 64K folios" \
+	"$(state /mnt/bigtext)" "size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
+check_eq "bigtext.none: opted out by the xattr" \
+	"$(state /mnt/bigtext.none)" "size=0 source=xattr order=0 folio=4096 pending=0 deferred=0"
+check_eq "bigtext.leaf: xattr in a leaf-form attribute fork, mode 0644" \
+	"$(state /mnt/bigtext.leaf)" "size=65536 source=xattr order=4 folio=65536 pending=0 deferred=0"
+check_eq "plain: no execute bit, no policy" \
+	"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=0 deferred=0"
+
+# The text of the tagged program is in 64K folios, the opted-out one's not.
+set -- $(run_measure /mnt/bigtext)
+echo "# bigtext: ${1}% of ${3} text bytes in folios >= 64K, cont-aligned ${2}%"
+check "bigtext: at least 90% of its text in folios >= 64K" test "${1:-0}" -ge 90
+check "bigtext: at least 90% of its text cont-aligned" test "${2:-0}" -ge 90
+set -- $(run_measure /mnt/bigtext.none)
+echo "# bigtext.none: ${1}% of ${3} text bytes in folios >= 64K, cont-aligned ${2}%"
+check "bigtext.none: less than half of its text in folios >= 64K" \
+	test "${1:-100}" -lt 50
+
+# The xattr: malformed values are refused.
+for v in "64k " 0x10000 4194304m 3k; do
+	check_eq "setxattr '$v' fails with EINVAL" \
+		"$(vmhelper setxattr /mnt/plain "$v")" EINVAL
+done
+
+# Changes on cached inodes: bigtext.none has small folios cached.
+vmhelper setxattr /mnt/bigtext.none 64k >/dev/null
+check_eq "xattr set on a cached inode: applied, pending" \
+	"$(state /mnt/bigtext.none)" "size=65536 source=xattr order=4 folio=65536 pending=1 deferred=0"
+chmod 0755 /mnt/plain
+check_eq "chmod +x on an uncached inode: mount default applied at once" \
+	"$(state /mnt/plain)" "size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
+vmhelper read /mnt/plain >/dev/null
+chmod 0644 /mnt/plain
+check_eq "chmod -x on a cached inode: no policy, pending" \
+	"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=1 deferred=0"
+
+# Remount: the new default applies to inodes instantiated afterwards.
+check "remount with exec_folio_size=16k" \
+	mount -o remount,exec_folio_size=16k /mnt
+check "/proc/mounts shows exec_folio_size=16k" \
+	grep -q "/mnt xfs .*exec_folio_size=16k" /proc/mounts
+cp /mnt/bigtext /mnt/bigtext.new
+check_eq "a new inode gets the new default" \
+	"$(state /mnt/bigtext.new)" "size=16384 source=mount order=2 folio=16384 pending=0 deferred=0"
+
+check "umount" umount /mnt
+[ $failed = 0 ]

@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# run-vm.sh ARCH KERNEL INITRAMFS DISK OUTDIR
+#
+# Boot KERNEL under QEMU (TCG) with INITRAMFS, the XFS test DISK and a
+# 1 MiB results disk, wait for the guest to power off (VM_TIMEOUT seconds,
+# default 900), then split what the guest wrote to the results disk into
+# OUTDIR/<test>.tap and keep the console in OUTDIR/console.log.  The TAP
+# is checked by vm-tap.sh and console-tap.sh.  Exits non-zero only when
+# QEMU cannot be started.
+set -u
+arch=$1
+kernel=$2
+initramfs=$3
+disk=$4
+out=$5
+timeout=${VM_TIMEOUT:-900}
+
+rm -rf "$out"
+mkdir -p "$out"
+results=$out/results.img
+truncate -s 1M "$results"
+
+append="loglevel=5 panic=-1 oops=panic"
+case $arch in
+arm64)
+	qemu=qemu-system-aarch64
+	machine="-M virt -cpu max"
+	append="console=ttyAMA0 $append"
+	blk=virtio-blk-device
+	;;
+x86_64)
+	qemu=qemu-system-x86_64
+	machine="-M pc -cpu max"
+	append="console=ttyS0 $append"
+	blk=virtio-blk-pci
+	;;
+*)
+	echo "run-vm: unknown ARCH '$arch'" >&2
+	exit 2
+	;;
+esac
+command -v $qemu >/dev/null || {
+	echo "run-vm: $qemu not found: run make deps" >&2
+	exit 2
+}
+
+start=$(date +%s)
+# shellcheck disable=SC2086
+timeout -k 10 "$timeout" $qemu $machine -m 1G -smp 2 -nographic -no-reboot \
+	-kernel "$kernel" -initrd "$initramfs" -append "$append" \
+	-drive "file=$disk,format=raw,if=none,id=test" -device "$blk,drive=test" \
+	-drive "file=$results,format=raw,if=none,id=results" \
+	-device "$blk,drive=results" \
+	</dev/null >"$out/console.log" 2>&1
+echo $? >"$out/qemu-status"
+echo $(($(date +%s) - start)) >"$out/seconds"
+
+# Split the results: "### test NAME" ... "### exit N" per test.
+tr -d '\000' <"$results" | awk -v out="$out" '
+	/^### test / { name = $3; file = out "/" name ".tap"; printf "" > file; next }
+	/^### end/ { print "end" > (out "/complete"); next }
+	file != "" { print > file }
+'
+exit 0

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# VM tests: the patched kernels under QEMU (TCG), in-guest tests as TAP.
+#
+#   make check-vm-smoke   boot each test kernel, run guest/smoke.sh
+#   make vm-guest ARCH=A  the static guest programs of build/A/bin/
+#
+# A run boots one kernel once with an initramfs (busybox, the guest
+# programs, guest/init and the listed guest tests) and the XFS test disk;
+# run-vm.sh collects each test's TAP from a results disk, vm-tap.sh and
+# console-tap.sh report it (see tests/vm/README.md).
+
+VM_DIR := $(BUILD)/vm
+VM_ARCHES ?= arm64 x86_64
+# About 800K of text: several contpte blocks, more than one read-around.
+BIGTEXT_FUNCS := 1500
+
+$(VM_DIR)/bigtext.c: tests/vm/gen-bigtext.py
+	@mkdir -p $(dir $@)
+	$(call quiet,GEN,$@)python3 $< $(BIGTEXT_FUNCS) > $@.tmp && mv $@.tmp $@
+
+$(BIN)/vmhelper: tests/vm/guest/vmhelper.c include/execfolio/policy.h
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+# Segments 64K-aligned in the file and in memory on every architecture.
+$(BIN)/bigtext: $(VM_DIR)/bigtext.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) -O1 $(LDFLAGS) -Wl,-z,max-page-size=0x10000 -o $@ $<
+
+.PHONY: vm-guest check-vm-smoke
+vm-guest: $(BIN)/execfolio $(BIN)/vmhelper $(BIN)/bigtext
+
+# $(call vm_fail,NAME,REASON): record a VM run that could not be set up.
+vm_fail = mkdir -p $(RESULTS)/vm-smoke && \
+	printf '1..1\nnot ok 1 - %s\n' "$(2)" > $(RESULTS)/vm-smoke/$(1).tap
+
+check-vm-smoke:
+	@for a in $(VM_ARCHES); do \
+		k=$(BUILD)/$$a/$$(test $$a = arm64 && echo Image || echo bzImage); \
+		d=$(VM_DIR)/$$a; mkdir -p $$d; \
+		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=test && \
+			$(MAKE) --no-print-directory vm-guest ARCH=$$a && \
+			$(TOP)/tests/vm/mkinitramfs.sh $$a $(BUILD)/$$a/bin $(VM_DIR) \
+				$$d/smoke-initramfs.gz smoke.sh && \
+			$(TOP)/tests/vm/mkdisk.sh $(BUILD)/$$a/bin $$d/smoke-disk.img && \
+			$(TOP)/tests/vm/run-vm.sh $$a $$k $$d/smoke-initramfs.gz \
+				$$d/smoke-disk.img $$d/smoke; }; then \
+			$(call vm_fail,$$a-setup,$$a: kernel build / guest programs / VM setup failed); \
+			continue; \
+		fi; \
+		$(TAP_RUN) vm-smoke/$$a-console $(TOP)/tests/vm/console-tap.sh $$d/smoke; \
+		$(TAP_RUN) vm-smoke/$$a-smoke $(TOP)/tests/vm/vm-tap.sh $$d/smoke smoke.sh; \
+	done

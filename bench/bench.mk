@@ -15,6 +15,7 @@ tests: $(BENCH_TEXT_HOLDER)
 
 .PHONY: bench-stat
 bench: bench-stat
+bench: bench-mkfs
 
 bench-stat: all $(BENCH_TEXT_HOLDER)
 	$(TOP)/bench/bench-stat.sh $(BIN)/execfolio $(BENCH_TEXT_HOLDER) $(BUILD)/bench

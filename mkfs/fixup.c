@@ -102,13 +102,14 @@ static bool node_has_renamed_child(const struct tree *t, const struct node *n)
 
 /* ---- batch 1 --------------------------------------------------------- */
 
+static int timestamp_cmds(struct fixup *f, struct node *n, const char *field,
+			  const struct timespec *ts);
+
 static void pass1_cmds(struct fixup *f)
 {
 	struct tree *t = f->t;
 	size_t i, j;
 
-	fputs("echo @@sb\nsb 0\nprint blocklog dirblklog inodesize\nversion\n",
-	      f->cmds);
 	for (i = 0; i < t->count; i++) {
 		struct node *n = &t->nodes[i];
 		bool has_attrs = false;
@@ -117,6 +118,15 @@ static void pass1_cmds(struct fixup *f)
 			continue;
 		fprintf(f->cmds, "echo @@n %zu\npath %s\ninode\n", i,
 			n->img_path);
+		timestamp_cmds(f, n, "atime", &n->st.st_atim);
+		timestamp_cmds(f, n, "mtime", &n->st.st_mtim);
+		/*
+		 * The protofile has no sticky bit, and mkfs.xfs lets a
+		 * setgid directory pass its bit on to subdirectories.
+		 */
+		if ((n->st.st_mode & S_ISVTX) || n->type == NODE_DIR)
+			fprintf(f->cmds, "write core.mode 0%o\n",
+				(unsigned int)n->st.st_mode);
 		/*
 		 * xfs_db 6.1 crashes when an attribute fork does not fit next
 		 * to a data fork kept in the inode: directories and symlinks
@@ -372,6 +382,14 @@ static void version_flags(struct fixup *f, const char *line)
 	f->crc = strstr(line, ",CRC") != NULL;
 }
 
+/* Batch 0: the geometry and features the later batches depend on. */
+static int pass0(struct fixup *f)
+{
+	fputs("echo @@sb\nsb 0\nprint blocklog dirblklog inodesize\nversion\n",
+	      f->cmds);
+	return 0;
+}
+
 static int pass1_parse(struct fixup *f, struct dbout *out)
 {
 	struct tree *t = f->t;
@@ -598,6 +616,18 @@ static int timestamp_cmds(struct fixup *f, struct node *n, const char *field,
 	return 0;
 }
 
+/* Only entries with something left to write are visited again. */
+static bool needs_pass2(const struct tree *t, const struct node *n)
+{
+	size_t j;
+
+	for (j = 0; j < n->nxattrs; j++)
+		if (!n->xattrs[j].dropped)
+			return true;
+	return n->target_fixup ||
+	       (n->type == NODE_DIR && node_has_renamed_child(t, n));
+}
+
 static void pass2_cmds(struct fixup *f)
 {
 	struct tree *t = f->t;
@@ -606,7 +636,7 @@ static void pass2_cmds(struct fixup *f)
 	for (i = 0; i < t->count; i++) {
 		struct node *n = &t->nodes[i];
 
-		if (n->skip)
+		if (n->skip || !needs_pass2(t, n))
 			continue;
 		fprintf(f->cmds, "echo @@n %zu\ninode %" PRIu64 "\n", i,
 			n->ino);
@@ -628,15 +658,6 @@ static void pass2_cmds(struct fixup *f)
 				  strlen(n->target));
 			fputc('\n', f->cmds);
 		}
-		timestamp_cmds(f, n, "atime", &n->st.st_atim);
-		timestamp_cmds(f, n, "mtime", &n->st.st_mtim);
-		/*
-		 * The protofile has no sticky bit, and mkfs.xfs lets a
-		 * setgid directory pass its bit on to subdirectories.
-		 */
-		if ((n->st.st_mode & S_ISVTX) || n->type == NODE_DIR)
-			fprintf(f->cmds, "write core.mode 0%o\n",
-				(unsigned int)n->st.st_mode);
 		for (j = 0; j < n->nchildren; j++) {
 			struct node *c = &t->nodes[n->children[j]];
 
@@ -1008,7 +1029,9 @@ int fixup_image(struct tree *t, const struct xfsprogs *x, const char *image,
 
 	if (asprintf(&f.cmd_path, "%s/db.cmds", workdir) < 0)
 		return -ENOMEM;
-	ret = run_pass(&f, pass1, pass1_parse);
+	ret = run_pass(&f, pass0, pass1_parse);
+	if (!ret)
+		ret = run_pass(&f, pass1, pass1_parse);
 	if (!ret && f.need_pass1b)
 		ret = run_pass(&f, pass1b_cmds, pass1b_parse);
 	if (!ret)

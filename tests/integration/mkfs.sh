@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-plan 28
+plan 26
 
 # build_and_compare NAME SRC IMG [OPTIONS...]: build, repair -n, mount,
 # compare with the source and the --dry-run policy list.
@@ -74,7 +74,7 @@ if command -v setpriv > /dev/null; then
 	fi
 	check "unprivileged image: owned by the user" test "$(stat -c %u "$W/r3.img")" = 65534
 	check "unprivileged image: xfs_repair -n passes" xfs_repair -n "$W/r3.img"
-	"$MKFS" --dry-run --auto "$W/r3" x > "$W/r3.img.policies"
+	"$MKFS" --dry-run --auto "$W/r3" x > "$W/r3.img.policies" 2> /dev/null
 	if mount -o loop,ro "$W/r3.img" "$MNT"; then
 		check "unprivileged image: mounted tree matches, with policies" \
 			python3 "$CMP" "$W/r3" "$MNT" "$W/r3.img.report" "$W/r3.img.policies"

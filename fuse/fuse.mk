@@ -38,7 +38,7 @@ check-fuse: all $(FUSE_HELPERS)
 	done
 
 INSTALL_EXTRA += install -D -m 0755 $(BIN)/execfoliofs \
-	$(DESTDIR)$(BINDIR)/execfoliofs && \
+	$(DESTDIR)$(SBINDIR)/execfoliofs && \
 	install -D -m 0644 man/execfoliofs.8 \
 	$(DESTDIR)$(MANDIR)/man8/execfoliofs.8;
 

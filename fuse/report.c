@@ -428,6 +428,16 @@ static void json_result(struct execfolio_json *j, const struct report *r,
 	execfolio_json_u64(j, "touched_pages", s->touched_pages);
 	execfolio_json_u64(j, "text_touched_pages", s->text_touched_pages);
 	execfolio_json_u64(j, "text_bytes", s->text_mapped_pages * ps);
+	/* As execfolio stat: fully mapped folios by size, base pages at 0. */
+	execfolio_json_object(j, "folio_bytes");
+	for (o = 0; o < EXECFOLIO_SIM_ORDERS; o++) {
+		if (!s->aligned[o] && !s->unaligned[o])
+			continue;
+		snprintf(size, sizeof(size), "%" PRIu64, ps << o);
+		execfolio_json_u64(j, size,
+				   (s->aligned[o] + s->unaligned[o]) * ps);
+	}
+	execfolio_json_end(j);
 	execfolio_json_object(j, "aligned");
 	for (o = 0; o < EXECFOLIO_SIM_ORDERS; o++) {
 		aligned += s->aligned[o];

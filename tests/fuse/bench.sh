@@ -85,11 +85,16 @@ while [ $r -le "$ROUNDS" ]; do
 done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b ? a / b : 0 }'; }
+# ratios A/B per round (same round: same load), as "median (min-max)"
+ratios() {
+	paste "$R/$1" "$R/$2" | awk '{ printf "%.2f\n", $2 ? $1 / $2 : 0 }' |
+		sort -n | awk '{ v[NR] = $1 } END { printf "%s (%s-%s)", v[int((NR + 1) / 2)], v[1], v[NR] }'
+}
 row() { # LABEL FIGURE
 	d=$(median < "$R/$2-direct")
 	e=$(median < "$R/$2-efs")
 	p=$(median < "$R/$2-pll")
-	echo "| $1 | $d | $e | $p | $(ratio "$e" "$p") | $(ratio "$e" "$d") |"
+	echo "| $1 | $d | $e | $p | $(ratios "$2-efs" "$2-pll") | $(ratios "$2-efs" "$2-direct") |"
 }
 {
 	echo "## execfoliofs vs passthrough_ll and XFS"
@@ -105,7 +110,9 @@ row() { # LABEL FIGURE
 	echo "refreshes stale attributes of each directory it walks), the lookup rows"
 	echo "on second mounts with timeout=0 so"
 	echo "that every stat() is a lookup and a getattr in the daemon. Medians of"
-	echo "$ROUNDS interleaved rounds; caches dropped before each read figure."
+	echo "$ROUNDS interleaved rounds (ratios: median of the per-round ratios, with"
+	echo "their range); caches dropped before each read figure. Load average"
+	echo "during the run: $(cut -d' ' -f1-3 /proc/loadavg) (other builds were running)."
 	echo "Reproduce with \`make bench-fuse\` (tests/fuse/bench.sh, tests/fuse/fsbench.c)."
 	echo
 	echo "| figure | XFS direct | execfoliofs | passthrough_ll | execfoliofs / passthrough_ll | execfoliofs / XFS |"

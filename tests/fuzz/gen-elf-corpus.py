@@ -4,7 +4,9 @@
 # gen-elf-corpus.py DIR: writes the seed corpus of the ELF fuzz target, small
 # ELF headers of every class and byte order, with and without executable
 # segments, PN_XNUM counts, and truncations. The committed corpus in
-# tests/fuzz/corpus/elf/ was made with it.
+# tests/fuzz/corpus/elf/ holds its output (named files) plus the inputs
+# libFuzzer found that add coverage (named by their SHA-1), merged in with
+# `build/fuzz/fuzz_elf -merge=1 tests/fuzz/corpus/elf build/fuzz/corpus-elf`.
 import os
 import struct
 import sys

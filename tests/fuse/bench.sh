@@ -130,6 +130,7 @@ row() { # LABEL FIGURE
 	p2=$(median < "$R/lookup2-pll")
 	echo
 	echo "Lookup scaling from 1 to 2 threads: execfoliofs $(ratio "$e2" "$e1")x,"
-	echo "passthrough_ll $(ratio "$p2" "$p1")x (its inode table is one mutex)."
+	echo "passthrough_ll $(ratio "$p2" "$p1")x (medians of the rates; passthrough_ll keeps its"
+	echo "inodes in a list under one mutex, execfoliofs in the RCU hash table)."
 } > "$OUT"
 cat "$OUT"

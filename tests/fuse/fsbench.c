@@ -107,8 +107,7 @@ static int meta(const char *dir, long n)
 		}
 	}
 	t3 = now();
-	printf("%.0f %.0f %.0f\n", n / (t1 - t0), n / (t2 - t1),
-	       n / (t3 - t2));
+	printf("%.0f %.0f %.0f\n", n / (t1 - t0), n / (t2 - t1), n / (t3 - t2));
 	return 0;
 }
 

@@ -6,8 +6,17 @@
 FUSE_SRCS := $(wildcard fuse/*.c)
 FUSE_OBJS := $(FUSE_SRCS:%.c=$(OBJ)/%.o)
 FUSE_PKGS := fuse3 liburcu-memb liburcu-cds
+ifdef GUEST
+# A static program for the guests (tracing where the test kernels run),
+# built when Debian's libfuse3-dev and liburcu-dev for ARCH are installed.
+FUSE_TRIPLET := $(if $(filter arm64,$(ARCH)),aarch64,x86_64)-linux-gnu
+FUSE_CFLAGS := -I/usr/include/fuse3 -I/usr/include/$(FUSE_TRIPLET)
+FUSE_LIBS := -lfuse3 -lurcu-memb -lurcu-cds -lurcu-common -lpthread -ldl
+FUSE_GUEST_OK := $(and $(wildcard /usr/lib/$(FUSE_TRIPLET)/libfuse3.a),$(wildcard /usr/include/$(FUSE_TRIPLET)/urcu/config.h))
+else
 FUSE_CFLAGS = $(shell pkg-config --cflags $(FUSE_PKGS))
 FUSE_LIBS = $(shell pkg-config --libs $(FUSE_PKGS))
+endif
 
 $(FUSE_OBJS): CPPFLAGS += $(FUSE_CFLAGS)
 
@@ -25,6 +34,8 @@ $(OBJ)/tests/fuse/%: $(OBJ)/tests/fuse/%.o $(LIBEXECFOLIO)
 ifndef GUEST
 all: $(BIN)/execfoliofs
 tests: $(FUSE_HELPERS)
+else ifneq ($(FUSE_GUEST_OK),)
+all: $(BIN)/execfoliofs
 endif
 
 CHECK_TIERS += fuse

@@ -16,6 +16,7 @@
 #include <execfolio/json.h>
 #include <execfolio/policy.h>
 #include <execfolio/simulate.h>
+#include <execfolio/xattr.h>
 
 #include "execfoliofs.h"
 
@@ -31,6 +32,7 @@ struct rfile {
 	struct execfolio_sim_touch *touches;
 	size_t ntouches, cap;
 	struct execfolio_sim_result res[NSCEN];
+	uint32_t suggested; /* learn: see suggest() */
 };
 
 /* Trace ids map to files; a re-instantiated inode gets a new id. */
@@ -47,6 +49,7 @@ struct report {
 	struct rid *ids;
 	size_t nids;
 	bool all, per_file, json;
+	const char *apply; /* --apply DIR: write the suggestions there */
 	unsigned int ra_pages, fault_around_pages;
 	struct execfolio_sim_result total[NSCEN];
 	const char *names[NSCEN];
@@ -275,6 +278,86 @@ static void scenario(const struct report *r, const struct rfile *f,
 		execfolio_order(size, r->page_size, r->page_size, f->size, max);
 }
 
+static uint64_t tlb_total(const struct execfolio_sim_result *s)
+{
+	return s->tlb_pte + s->tlb_contpte + s->tlb_pmd;
+}
+
+/*
+ * learn: the size that maps the touched text with the fewest TLB entries
+ * without reading more from the backing store than stock read-around;
+ * ties go to the smaller size. 0 (none) when no size needs fewer entries
+ * than stock.
+ */
+static uint32_t suggest(const struct rfile *f)
+{
+	uint64_t best = tlb_total(&f->res[0]);
+	uint32_t size = 0;
+	unsigned int k;
+
+	for (k = 0; k < NSIZES; k++) {
+		const struct execfolio_sim_result *s = &f->res[2 + k];
+
+		if (s->read_bytes > f->res[0].read_bytes ||
+		    tlb_total(s) >= best)
+			continue;
+		best = tlb_total(s);
+		size = (16u << 10) << k;
+	}
+	return size;
+}
+
+/* Only paths inside the directory: the trace is just a text file. */
+static bool safe_relative(const char *path)
+{
+	const char *p = path;
+
+	if (!*path || *path == '/' || !strcmp(path, "?"))
+		return false;
+	while (p) {
+		if (!strncmp(p, "..", 2) && (p[2] == '/' || !p[2]))
+			return false;
+		p = strchr(p, '/');
+		if (p)
+			p++;
+	}
+	return true;
+}
+
+/* --apply DIR: set each suggestion on DIR/PATH; returns the failures. */
+static int apply(const struct report *r, FILE *log)
+{
+	char path[8192], canon[EXECFOLIO_SIZE_STR];
+	int failed = 0, ret;
+	size_t i;
+
+	for (i = 0; i < r->nfiles; i++) {
+		const struct rfile *f = &r->files[i];
+
+		if ((!r->all && !f->nsegs) || !f->suggested)
+			continue;
+		if (!safe_relative(f->path) ||
+		    snprintf(path, sizeof(path), "%s/%s", r->apply, f->path) >=
+			    (int)sizeof(path)) {
+			fprintf(stderr,
+				"execfoliofs: not applying to \"%s\": not a path inside %s\n",
+				f->path, r->apply);
+			failed++;
+			continue;
+		}
+		ret = execfolio_xattr_set(path, f->suggested);
+		if (ret) {
+			fprintf(stderr, "execfoliofs: %s: %s\n", path,
+				execfolio_xattr_strerror(ret));
+			failed++;
+			continue;
+		}
+		fprintf(log, "set %s %s\n",
+			execfolio_format_size(f->suggested, canon), path);
+	}
+	return failed;
+}
+
 static int simulate(struct report *r)
 {
 	struct execfolio_sim_params p;
@@ -301,6 +384,7 @@ static int simulate(struct report *r)
 			}
 			execfolio_sim_add(&r->total[k], &f->res[k]);
 		}
+		f->suggested = suggest(f);
 	}
 	return 0;
 }
@@ -501,6 +585,9 @@ static void print_json(const struct report *r)
 			execfolio_json_string(&j, "policy",
 					      execfolio_format_size(f->policy,
 								    canon));
+			execfolio_json_string(
+				&j, "suggested",
+				execfolio_format_size(f->suggested, canon));
 			for (k = 0; k < NSCEN; k++)
 				json_result(&j, r, r->names[k], &f->res[k]);
 			execfolio_json_end(&j);
@@ -521,15 +608,18 @@ static void print_human(const struct report *r)
 	       r->nincluded == 1 ? "" : "s", r->all ? " or not" : "");
 	printf("columns: stock 6.12 readahead; option one (64K exec folios); this policy at 16K..2M; the policy as set\n\n");
 	print_table(r, r->total);
-	printf("\n%-10s %-10s %-8s %s\n", "touched", "text", "policy", "file");
+	printf("\n%-10s %-10s %-8s %-9s %s\n", "touched", "text", "policy",
+	       "suggested", "file");
 	for (i = 0; i < r->nfiles; i++) {
 		const struct rfile *f = &r->files[i];
 
 		if (!r->all && !f->nsegs)
 			continue;
-		printf("%-10" PRIu64 " %-10" PRIu64 " %-8s %s\n",
+		printf("%-10" PRIu64 " %-10" PRIu64 " %-8s ",
 		       f->res[0].touched_pages, f->res[0].text_touched_pages,
-		       execfolio_format_size(f->policy, canon), f->path);
+		       execfolio_format_size(f->policy, canon));
+		printf("%-9s %s\n", execfolio_format_size(f->suggested, canon),
+		       f->path);
 		if (r->per_file) {
 			print_table(r, f->res);
 			printf("\n");
@@ -541,7 +631,7 @@ static void report_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: execfoliofs --report TRACE [--per-file] [--all] [--json]\n"
-		"                   [--ra-kb KB] [--fault-around-kb KB]\n");
+		"                   [--ra-kb KB] [--fault-around-kb KB] [--apply DIR]\n");
 }
 
 static int parse_kb(const char *arg, uint32_t page_size, unsigned int *pages)
@@ -563,6 +653,7 @@ int efs_report_main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "ra-kb", required_argument, NULL, 'r' },
 		{ "fault-around-kb", required_argument, NULL, 'f' },
+		{ "apply", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -587,6 +678,9 @@ int efs_report_main(int argc, char **argv)
 			break;
 		case 'f':
 			fa_kb = optarg;
+			break;
+		case 'A':
+			r.apply = optarg;
 			break;
 		case 'h':
 			report_usage(stdout);
@@ -627,5 +721,7 @@ int efs_report_main(int argc, char **argv)
 		print_json(&r);
 	else
 		print_human(&r);
+	if (r.apply && apply(&r, r.json ? stderr : stdout))
+		return 1;
 	return 0;
 }

@@ -28,8 +28,11 @@ check-unit: tests
 		$(TAP_RUN) unit/$$(basename $$t) $$t; \
 	done
 
+# Integration tests that components run in their own tier.
+COMPONENT_TESTS := tests/integration/mkfs% tests/integration/fuse%
+
 check-integration: tests
-	@for t in $(sort $(wildcard tests/integration/*.sh)); do \
+	@for t in $(sort $(filter-out $(COMPONENT_TESTS),$(wildcard tests/integration/*.sh))); do \
 		$(TAP_RUN) integration/$$(basename $$t .sh) \
 			env BIN=$(BIN) TOP=$(TOP) sh $$t; \
 	done

@@ -12,7 +12,7 @@ why=$(xfs_unavailable)
 command -v getfattr > /dev/null || skip_all "getfattr (package attr) not installed"
 xfs_scratch_mount || skip_all "cannot mount an XFS loop device"
 
-plan 44
+plan 47
 
 M=$SCRATCH_MNT
 cp /bin/true "$M/exe"

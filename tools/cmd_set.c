@@ -94,7 +94,10 @@ static int set_one(const char *path, const struct stat *st, void *data)
 		}
 	}
 	if (ctx->auto_size) {
-		if (pick_auto_size(ctx, path, &size))
+		/* An empty file is no ELF file: nothing to recommend. */
+		if (!st->st_size)
+			size = 0;
+		else if (pick_auto_size(ctx, path, &size))
 			return 1;
 		if (!size) {
 			if (ctx->verbose)

@@ -72,8 +72,7 @@ int walk_paths(const char *cmd, char **paths, int npaths, bool recursive,
 				cmd, paths[i]);
 			walk.failed++;
 		} else {
-			err_msg("%s: %s: not a regular file: the policy applies to regular files only",
-				cmd, paths[i]);
+			err_msg("%s: %s: not a regular file", cmd, paths[i]);
 			walk.failed++;
 		}
 	}

@@ -12,7 +12,7 @@ why=$(xfs_unavailable)
 command -v getfattr > /dev/null || skip_all "getfattr (package attr) not installed"
 xfs_scratch_mount || skip_all "cannot mount an XFS loop device"
 
-plan 47
+plan 48
 
 M=$SCRATCH_MNT
 cp /bin/true "$M/exe"
@@ -112,6 +112,10 @@ want=$("$EF" scan --json "$M/lib.so" | jq -r '.[0].recommended')
 got=$(raw "$M/lib.so"); [ -n "$got" ] || got=none
 check_eq "set auto applies the recommendation ($want)" "$want" "$got"
 if has "$M/text"; then not_ok "set auto leaves non-ELF files alone"; else ok "set auto leaves non-ELF files alone"; fi
+
+mkdir "$M/autodir" && : > "$M/autodir/empty" && cp "$libc" "$M/autodir/l.so"
+"$EF" set -r auto "$M/autodir"; rc=$?
+check_eq "set -r auto: empty files are no failure" "0 $want" "$rc $(raw "$M/autodir/l.so" || echo none)"
 
 # ---- --if-unset keeps an existing value
 "$EF" set 16k "$M/lib.so"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <execfolio/json.h>
+#include <execfolio/kernel.h>
 #include <execfolio/mount.h>
 #include <execfolio/policy.h>
 #include <execfolio/xattr.h>
@@ -30,6 +31,8 @@ struct file_policy {
 	struct execfolio_mount mnt;
 	bool mount_known;
 	struct execfolio_policy policy;
+	bool kernel_known; /* a patched kernel answered */
+	struct execfolio_kernel_state kernel;
 };
 
 static const struct option get_options[] = {
@@ -101,6 +104,9 @@ static void print_line(struct get_ctx *ctx, const char *path,
 			       execfolio_format_size(fp->mnt.size, mount) :
 			       "-",
 		       fp->mount_known ? fp->mnt.fstype : "?");
+		if (fp->kernel_known)
+			printf(" kernel_order=%u pending=%s", fp->kernel.order,
+			       fp->kernel.pending ? "yes" : "no");
 	}
 	putchar('\n');
 }
@@ -136,6 +142,19 @@ static void print_json(struct get_ctx *ctx, const char *path,
 		execfolio_json_string(j, "mount_default",
 				      execfolio_format_size(fp->mnt.size,
 							    size));
+	if (fp->kernel_known) {
+		execfolio_json_object(j, "kernel");
+		execfolio_json_string(j, "size",
+				      execfolio_format_size(fp->kernel.size,
+							    size));
+		execfolio_json_string(j, "source",
+				      execfolio_source_name(fp->kernel.source));
+		execfolio_json_u64(j, "order", fp->kernel.order);
+		execfolio_json_u64(j, "page_size", fp->kernel.page_size);
+		execfolio_json_bool(j, "pending", fp->kernel.pending);
+		execfolio_json_bool(j, "deferred", fp->kernel.deferred);
+		execfolio_json_end(j);
+	}
 	execfolio_json_end(j);
 }
 
@@ -177,6 +196,9 @@ static int get_one(const char *path, const struct stat *st, void *data)
 		inode.xattr_len = fp.stored.len;
 	}
 	execfolio_resolve(&inode, &fp.policy);
+	/* Only the patched XFS answers; elsewhere there is nothing to add. */
+	if (ctx->privileged && !strcmp(fp.mnt.fstype, "xfs"))
+		fp.kernel_known = !execfolio_kernel_query(path, &fp.kernel);
 	if (ctx->privileged && fp.policy.xattr_invalid)
 		err_msg("%s: %s: stored %s is malformed; the kernel ignores it (fix it with '%s set')",
 			ctx->cmd, path, EXECFOLIO_XATTR, progname);

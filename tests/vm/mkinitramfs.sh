@@ -5,8 +5,9 @@
 #
 # Build the test initramfs for ARCH: Debian's busybox-static of that
 # architecture, the static guest programs execfolio and vmhelper from
-# BIN_DIR, guest/init as /init and the in-guest TESTs (from guest/) listed
-# in /tests/list in that order.  The arm64 busybox is fetched once with
+# BIN_DIR (execfolio, vmhelper, vmvectors), guest/init as /init, the shared
+# policy vectors as /tests/policy.vec and the in-guest TESTs (from guest/)
+# listed in /tests/list in that order.  The arm64 busybox is fetched once with
 # apt-get download into WORK_DIR (needs 'dpkg --add-architecture arm64').
 set -eu
 arch=$1
@@ -45,7 +46,7 @@ if [ ! -x "$busybox" ]; then
 	fi
 fi
 
-for p in execfolio vmhelper; do
+for p in execfolio vmhelper vmvectors; do
 	[ -x "$bin/$p" ] || {
 		echo "mkinitramfs: $bin/$p is missing: run make ARCH=$arch" >&2
 		exit 1
@@ -57,7 +58,8 @@ rm -rf "$root"
 mkdir -p "$root/bin" "$root/tests" "$root/dev" "$root/proc" "$root/sys" \
 	"$root/tmp" "$root/mnt"
 cp "$busybox" "$root/bin/busybox"
-cp "$bin/execfolio" "$bin/vmhelper" "$root/bin/"
+cp "$bin/execfolio" "$bin/vmhelper" "$bin/vmvectors" "$root/bin/"
+cp "$here/../vectors/policy.vec" "$root/tests/policy.vec"
 install -m 0755 "$here/guest/init" "$root/init"
 : >"$root/tests/list"
 for t in "$@"; do

@@ -2,7 +2,8 @@
 #
 # VM tests: the patched kernels under QEMU (TCG), in-guest tests as TAP.
 #
-#   make check-vm-smoke   boot each test kernel, run guest/smoke.sh
+#   make check-vm-smoke   boot each test kernel, run guest/smoke.sh and
+#                         guest/vectors.sh (the shared policy vectors)
 #   make vm-guest ARCH=A  the static guest programs of build/A/bin/
 #
 # A run boots one kernel once with an initramfs (busybox, the guest
@@ -23,13 +24,17 @@ $(BIN)/vmhelper: tests/vm/guest/vmhelper.c include/execfolio/policy.h
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
+$(BIN)/vmvectors: tests/vm/guest/vmvectors.c $(LIBEXECFOLIO)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^
+
 # Segments 64K-aligned in the file and in memory on every architecture.
 $(BIN)/bigtext: $(VM_DIR)/bigtext.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) -O1 $(LDFLAGS) -Wl,-z,max-page-size=0x10000 -o $@ $<
 
 .PHONY: vm-guest check-vm-smoke
-vm-guest: $(BIN)/execfolio $(BIN)/vmhelper $(BIN)/bigtext
+vm-guest: $(BIN)/execfolio $(BIN)/vmhelper $(BIN)/vmvectors $(BIN)/bigtext
 
 # $(call vm_fail,NAME,REASON): record a VM run that could not be set up.
 vm_fail = mkdir -p $(RESULTS)/vm-smoke && \
@@ -42,7 +47,7 @@ check-vm-smoke:
 		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=test && \
 			$(MAKE) --no-print-directory vm-guest ARCH=$$a && \
 			$(TOP)/tests/vm/mkinitramfs.sh $$a $(BUILD)/$$a/bin $(VM_DIR) \
-				$$d/smoke-initramfs.gz smoke.sh && \
+				$$d/smoke-initramfs.gz smoke.sh vectors.sh && \
 			$(TOP)/tests/vm/mkdisk.sh $(BUILD)/$$a/bin $$d/smoke-disk.img && \
 			$(TOP)/tests/vm/run-vm.sh $$a $$k $$d/smoke-initramfs.gz \
 				$$d/smoke-disk.img $$d/smoke; }; then \
@@ -51,4 +56,5 @@ check-vm-smoke:
 		fi; \
 		$(TAP_RUN) vm-smoke/$$a-console $(TOP)/tests/vm/console-tap.sh $$d/smoke; \
 		$(TAP_RUN) vm-smoke/$$a-smoke $(TOP)/tests/vm/vm-tap.sh $$d/smoke smoke.sh; \
+		$(TAP_RUN) vm-smoke/$$a-vectors $(TOP)/tests/vm/vm-tap.sh $$d/smoke vectors.sh; \
 	done

@@ -83,8 +83,7 @@ static int cmd_state(const char *path)
 	}
 	close(fd);
 	printf("size=%u source=%s order=%u folio=%lu pending=%d deferred=%d\n",
-	       ef.ef_size,
-	       ef.ef_source < 3 ? source_names[ef.ef_source] : "?",
+	       ef.ef_size, ef.ef_source < 3 ? source_names[ef.ef_source] : "?",
 	       ef.ef_order, (1UL << ef.ef_page_shift) << ef.ef_order,
 	       !!(ef.ef_flags & XFS_EXEC_FOLIO_PENDING),
 	       !!(ef.ef_flags & XFS_EXEC_FOLIO_DEFERRED));
@@ -133,7 +132,8 @@ int main(int argc, char **argv)
 		return cmd_state(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "setxattr")) {
 		len = unescape(argv[3], value, sizeof(value));
-		return report(setxattr(argv[2], EXECFOLIO_XATTR, value, len, 0));
+		return report(
+			setxattr(argv[2], EXECFOLIO_XATTR, value, len, 0));
 	}
 	if (argc == 3 && !strcmp(argv[1], "rmxattr"))
 		return report(removexattr(argv[2], EXECFOLIO_XATTR));

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * vmvectors VECTORS DEVICE DIR: check the kernel's exec folio policy
+ * against the shared test vectors, as TAP, inside a test guest.
+ *
+ * DEVICE is an XFS filesystem with 4K blocks that vmvectors mounts on DIR
+ * (and remounts per vector).  For "parse" vectors it sets the value as
+ * trusted.exec_folio_size on a 4 MiB file and expects EINVAL, or the size
+ * (XFS_IOC_GET_EXEC_FOLIO) of the canonical value.  For "resolve" vectors
+ * it mounts with the vector's mount option (expecting the mount to fail for
+ * EINVAL), creates a file of the vector's size and mode, sets the xattr (or
+ * sets and removes one, which re-resolves the policy as the kernel does on
+ * any xattr change) and compares size, source and order.  Vectors the
+ * kernel cannot be driven into from here are skipped, with the reason:
+ * non-regular files, another page or block size, a malformed xattr (only
+ * writable offline) and mount values with NUL or comma bytes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <execfolio/policy.h>
+#include <execfolio/vectors.h>
+
+struct xfs_exec_folio {
+	uint32_t ef_size;
+	uint8_t ef_source;
+	uint8_t ef_order;
+	uint8_t ef_page_shift;
+	uint8_t ef_flags;
+	uint64_t ef_pad[3];
+};
+
+#define XFS_IOC_GET_EXEC_FOLIO _IOR('X', 135, struct xfs_exec_folio)
+
+static const char *dev, *dir;
+static unsigned int test_no, failed, skipped;
+
+static void result(bool ok, const struct execfolio_vector *vec, const char *why)
+{
+	printf("%sok %u - line %u%s%s\n", ok ? "" : "not ", ++test_no,
+	       vec->line, why[0] ? ": " : "", why);
+	if (!ok)
+		failed++;
+}
+
+static void skip(const struct execfolio_vector *vec, const char *why)
+{
+	printf("ok %u # SKIP line %u: %s\n", ++test_no, vec->line, why);
+	skipped++;
+}
+
+/* Mount DEVICE on DIR afresh, with "exec_folio_size=VALUE" if @mount. */
+static int remount(const struct execfolio_vector_value *opt)
+{
+	char data[64] = "";
+
+	umount(dir);
+	if (opt && opt->present)
+		snprintf(data, sizeof(data), "exec_folio_size=%.*s",
+			 (int)opt->len, opt->bytes);
+	return mount(dev, dir, "xfs", 0, data) ? -errno : 0;
+}
+
+static int get_state(const char *path, struct xfs_exec_folio *ef)
+{
+	int fd = open(path, O_RDONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, XFS_IOC_GET_EXEC_FOLIO, ef))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static void check_parse(const struct execfolio_vector *vec, const char *path)
+{
+	struct xfs_exec_folio ef;
+	char why[160] = "", want[EXECFOLIO_SIZE_STR], got[EXECFOLIO_SIZE_STR];
+	int ret;
+
+	removexattr(path, EXECFOLIO_XATTR);
+	ret = setxattr(path, EXECFOLIO_XATTR, vec->value.bytes, vec->value.len,
+		       0) ?
+		      -errno :
+		      0;
+	if (vec->expect_einval) {
+		if (ret != -EINVAL)
+			snprintf(why, sizeof(why),
+				 "setxattr gave %d, want EINVAL", ret);
+		result(ret == -EINVAL, vec, why);
+		return;
+	}
+	if (ret) {
+		snprintf(why, sizeof(why), "setxattr failed: %s",
+			 strerror(-ret));
+		result(false, vec, why);
+		return;
+	}
+	ret = get_state(path, &ef);
+	if (!ret && (ef.ef_size != vec->expect_size ||
+		     ef.ef_source != EXECFOLIO_SOURCE_XATTR))
+		snprintf(why, sizeof(why), "size %s source %u, want %s xattr",
+			 execfolio_format_size(ef.ef_size, got), ef.ef_source,
+			 execfolio_format_size(vec->expect_size, want));
+	else if (ret)
+		snprintf(why, sizeof(why), "ioctl: %s", strerror(-ret));
+	result(!why[0], vec, why);
+}
+
+static bool unusable_mount_value(const struct execfolio_vector_value *v)
+{
+	return v->present && (memchr(v->bytes, '\0', v->len) ||
+			      memchr(v->bytes, ',', v->len) || v->len > 40);
+}
+
+static void check_resolve(const struct execfolio_vector *vec)
+{
+	struct xfs_exec_folio ef;
+	char path[512], why[640] = "", want[EXECFOLIO_SIZE_STR];
+	char got[EXECFOLIO_SIZE_STR];
+	uint32_t xsize;
+	int fd, ret;
+
+	if (!S_ISREG(vec->mode))
+		return skip(vec, "not a regular file");
+	if (vec->page_size != (uint32_t)getpagesize() ||
+	    vec->block_size != 4096)
+		return skip(vec, "another page or block size");
+	if (vec->xattr.present &&
+	    execfolio_parse_size(vec->xattr.bytes, vec->xattr.len, &xsize))
+		return skip(vec, "malformed xattr: only writable offline");
+	if (unusable_mount_value(&vec->mount))
+		return skip(vec, "mount value not expressible as mount data");
+
+	ret = remount(&vec->mount);
+	if (vec->expect_einval) {
+		if (ret != -EINVAL)
+			snprintf(why, sizeof(why), "mount gave %d, want EINVAL",
+				 ret);
+		result(ret == -EINVAL, vec, why);
+		return;
+	}
+	if (ret) {
+		snprintf(why, sizeof(why), "mount failed: %s", strerror(-ret));
+		return result(false, vec, why);
+	}
+
+	snprintf(path, sizeof(path), "%s/resolve-%u", dir, vec->line);
+	fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	if (fd < 0 || ftruncate(fd, vec->file_size) ||
+	    fchmod(fd, vec->mode & 07777)) {
+		snprintf(why, sizeof(why), "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return result(false, vec, why);
+	}
+	close(fd);
+	/* Any xattr change re-resolves the policy with the current size. */
+	ret = setxattr(path, EXECFOLIO_XATTR,
+		       vec->xattr.present ? vec->xattr.bytes : "none",
+		       vec->xattr.present ? vec->xattr.len : 4, 0);
+	if (!ret && !vec->xattr.present)
+		ret = removexattr(path, EXECFOLIO_XATTR);
+	if (ret) {
+		snprintf(why, sizeof(why), "xattr: %s", strerror(errno));
+		return result(false, vec, why);
+	}
+	ret = get_state(path, &ef);
+	if (ret)
+		snprintf(why, sizeof(why), "ioctl: %s", strerror(-ret));
+	else if (ef.ef_size != vec->expect_size ||
+		 ef.ef_source != vec->expect_source ||
+		 ef.ef_order != vec->expect_order)
+		snprintf(
+			why, sizeof(why),
+			"size=%s source=%s order=%u, want size=%s source=%s order=%u",
+			execfolio_format_size(ef.ef_size, got),
+			execfolio_source_name(ef.ef_source), ef.ef_order,
+			execfolio_format_size(vec->expect_size, want),
+			execfolio_source_name(vec->expect_source),
+			vec->expect_order);
+	unlink(path);
+	result(!why[0], vec, why);
+}
+
+int main(int argc, char **argv)
+{
+	struct execfolio_vectors vecs;
+	char err[256], path[512];
+	size_t i;
+	int fd;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: vmvectors VECTORS DEVICE DIR\n");
+		return 2;
+	}
+	dev = argv[2];
+	dir = argv[3];
+	if (execfolio_vectors_load(argv[1], &vecs, err, sizeof(err))) {
+		printf("1..1\nnot ok 1 - %s\n", err);
+		return 1;
+	}
+	printf("1..%zu\n", vecs.count);
+
+	if (remount(NULL)) {
+		printf("# mount %s on %s: %s\n", dev, dir, strerror(errno));
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/parse", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	if (fd < 0 || ftruncate(fd, 4 << 20)) {
+		printf("# %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	close(fd);
+
+	for (i = 0; i < vecs.count; i++) {
+		if (vecs.v[i].kind == EXECFOLIO_VECTOR_PARSE)
+			check_parse(&vecs.v[i], path);
+		else
+			check_resolve(&vecs.v[i]);
+	}
+	unlink(path);
+	umount(dir);
+	printf("# checked %u of %zu vector lines against the kernel (%u skipped), %u failed\n",
+	       test_no - skipped, vecs.count, skipped, failed);
+	execfolio_vectors_free(&vecs);
+	return failed ? 1 : 0;
+}

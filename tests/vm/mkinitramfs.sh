@@ -58,6 +58,7 @@ rm -rf "$root"
 mkdir -p "$root/bin" "$root/tests" "$root/dev" "$root/proc" "$root/sys" \
 	"$root/tmp" "$root/mnt"
 cp "$busybox" "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
 cp "$bin/execfolio" "$bin/vmhelper" "$bin/vmvectors" "$root/bin/"
 cp "$here/../vectors/policy.vec" "$root/tests/policy.vec"
 install -m 0755 "$here/guest/init" "$root/init"

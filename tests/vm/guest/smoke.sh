@@ -51,7 +51,7 @@ run_measure() { # PROGRAM -> "BIG64 CONT TEXT"
 	wait $pid 2>/dev/null
 }
 
-echo "1..22"
+echo "1..25"
 
 # Mount option: strict parsing, shown in /proc/mounts.
 if mount -o exec_folio_size=4194304m "$TEST_DISK" /mnt 2>/dev/null; then
@@ -92,17 +92,31 @@ for v in "64k " 0x10000 4194304m 3k; do
 		"$(vmhelper setxattr /mnt/plain "$v")" EINVAL
 done
 
-# Changes on cached inodes: bigtext.none has small folios cached.
+# Changes on cached inodes: bigtext.none has small folios cached.  While it
+# is open the change is pending; once unused the inode must not linger, so
+# the next open instantiates it afresh with the new policy.
+exec 3</mnt/bigtext.none
 vmhelper setxattr /mnt/bigtext.none 64k >/dev/null
-check_eq "xattr set on a cached inode: applied, pending" \
+check_eq "xattr set on a cached inode in use: applied, pending" \
 	"$(state /mnt/bigtext.none)" "size=65536 source=xattr order=4 folio=65536 pending=1 deferred=0"
+exec 3<&-
+check_eq "once unused it does not linger: instantiated afresh" \
+	"$(state /mnt/bigtext.none)" "size=65536 source=xattr order=4 folio=65536 pending=0 deferred=0"
+set -- $(run_measure /mnt/bigtext.none)
+echo "# bigtext.none after the change: ${1}% of ${3} text bytes in folios >= 64K, cont-aligned ${2}%"
+check "bigtext.none after the change: at least 90% in folios >= 64K" \
+	test "${1:-0}" -ge 90
 chmod 0755 /mnt/plain
 check_eq "chmod +x on an uncached inode: mount default applied at once" \
 	"$(state /mnt/plain)" "size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
 vmhelper read /mnt/plain >/dev/null
+exec 3</mnt/plain
 chmod 0644 /mnt/plain
-check_eq "chmod -x on a cached inode: no policy, pending" \
+check_eq "chmod -x on a cached inode in use: no policy, pending" \
 	"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=1 deferred=0"
+exec 3<&-
+check_eq "once unused it does not linger: instantiated afresh" \
+	"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=0 deferred=0"
 
 # Remount: the new default applies to inodes instantiated afterwards.
 check "remount with exec_folio_size=16k" \

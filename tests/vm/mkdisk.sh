@@ -25,6 +25,7 @@ mount -o loop "$image" "$mnt"
 
 install -m 0755 "$bin/bigtext" "$mnt/bigtext"
 install -m 0755 "$bin/bigtext" "$mnt/bigtext.none"
+install -m 0755 "$bin/bigtext" "$mnt/bigtext.fi"
 setfattr -n trusted.exec_folio_size -v none "$mnt/bigtext.none"
 
 # Enough user xattrs that the attribute fork leaves the inode (leaf form).

@@ -6,7 +6,8 @@
 # ~800K of text (mode 0755, no xattr), bigtext.none (a copy with
 # trusted.exec_folio_size=none), bigtext.leaf (mode 0644, the xattr 64k
 # among enough user xattrs for a leaf-form attribute fork) and plain
-# (mode 0644, 256K of data, no xattr).
+# (mode 0644, 256K of data, no xattr), and bigtext.fi (a copy left uncached
+# for the fault injection test).
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -37,9 +38,15 @@ measure() { # PID -> "BIG64 CONT TEXT"
 		      printf "%d %d %d\n", big * 100 / text, cont * 100 / elig, text }'
 }
 
-# Run PROGRAM until it has faulted in its text, measure it, stop it.
-run_measure() { # PROGRAM -> "BIG64 CONT TEXT"
-	"$1" wait >/tmp/prog.out &
+# Run PROGRAM until it has faulted in its text, measure it, stop it.  With
+# a second argument the program runs with fault injection enabled for it.
+run_measure() { # PROGRAM [fail] -> "BIG64 CONT TEXT"
+	: >/tmp/prog.out
+	if [ -n "${2:-}" ]; then
+		(echo 1 >/proc/self/make-it-fail && exec "$1" wait) >/tmp/prog.out &
+	else
+		"$1" wait >/tmp/prog.out &
+	fi
 	pid=$!
 	i=0
 	while ! grep -q bigtext /tmp/prog.out && [ $i -lt 600 ]; do
@@ -51,7 +58,7 @@ run_measure() { # PROGRAM -> "BIG64 CONT TEXT"
 	wait $pid 2>/dev/null
 }
 
-echo "1..25"
+echo "1..29"
 
 # Mount option: strict parsing, shown in /proc/mounts.
 if mount -o exec_folio_size=4194304m "$TEST_DISK" /mnt 2>/dev/null; then
@@ -117,6 +124,30 @@ check_eq "chmod -x on a cached inode in use: no policy, pending" \
 exec 3<&-
 check_eq "once unused it does not linger: instantiated afresh" \
 	"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=0 deferred=0"
+
+# Strength: with every allocation of order >= 4 failing for it, an uncached
+# program still runs, on smaller folios, and the fallback is counted and
+# logged.  (fail_page_alloc limited to the test task, no stack dumps.)
+fi=/sys/kernel/debug/fail_page_alloc
+vmstat_fallback() { awk '$1 == "thp_file_pref_fallback" { print $2 }' /proc/vmstat; }
+before=$(vmstat_fallback)
+echo 0 >$fi/verbose
+echo Y >$fi/task-filter
+echo N >$fi/ignore-gfp-wait
+echo N >$fi/ignore-gfp-highmem
+echo 4 >$fi/min-order
+echo -1 >$fi/times
+echo 100 >$fi/probability
+set -- $(run_measure /mnt/bigtext.fi fail)
+echo 0 >$fi/probability
+echo "# bigtext.fi, order >= 4 failing: ${1}% of ${3} text bytes in folios >= 64K"
+check "bigtext.fi runs with order >= 4 allocations failing" \
+	grep -q bigtext /tmp/prog.out
+check "its text is on smaller folios" test "${1:-100}" -lt 10
+after=$(vmstat_fallback)
+echo "# thp_file_pref_fallback: $before -> $after"
+check "the fallback is counted in /proc/vmstat" test "${after:-0}" -gt "${before:-0}"
+check "the fallback is logged" sh -c 'dmesg | grep -q "using smaller folios"'
 
 # Remount: the new default applies to inodes instantiated afterwards.
 check "remount with exec_folio_size=16k" \

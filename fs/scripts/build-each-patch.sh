@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# build-each-patch.sh ARCH: build the kernel after each patch of fs/series
+# in turn (test config), so that every patch is known to compile on its
+# own.  One tree, built incrementally: after the first patch only what the
+# next patch touches is rebuilt, and ccache serves the rest.  Part of
+# make check-full, not of make check.
+set -eu
+arch=${1:-arm64}
+here=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$here/.." && pwd)
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+src=${KERNEL_BUILD:-$top/build/kernel}/$arch-each
+jobs=${JOBS:-2}
+case $arch in
+arm64) cross=aarch64-linux-gnu- target=Image ;;
+x86_64) cross= target=bzImage ;;
+*) echo "build-each-patch: unknown ARCH '$arch'" >&2; exit 1 ;;
+esac
+fragments="$here/config/common.config $here/config/$arch.config $here/config/test.config"
+patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/series")
+
+rm -rf "$src"
+mkdir -p "$src"
+tar -xJf "$tarball" -C "$src" --strip-components=1
+(cd "$src" && ARCH=$arch CROSS_COMPILE=$cross CC="ccache ${cross}gcc" \
+	scripts/kconfig/merge_config.sh -n $fragments >/dev/null 2>&1)
+"$here/scripts/check-config.sh" "$src/.config" $fragments
+
+export KBUILD_BUILD_TIMESTAMP="1970-01-01"
+export KBUILD_BUILD_USER=execfolio KBUILD_BUILD_HOST=execfolio
+export CCACHE_BASEDIR="$src"
+for p in $patches; do
+	patch -d "$src" -p1 --fuzz=0 -N -s <"$here/patches/$p"
+	start=$(date +%s)
+	if make -C "$src" -s -j"$jobs" ARCH="$arch" CROSS_COMPILE="$cross" \
+		CC="ccache ${cross}gcc" HOSTCC="ccache gcc" "$target" \
+		>"$src/build-$p.log" 2>&1; then
+		echo "build-each-patch: $arch: $p builds ($(($(date +%s) - start))s)"
+	else
+		tail -30 "$src/build-$p.log" >&2
+		echo "build-each-patch: $arch: the kernel does not build after $p" >&2
+		exit 1
+	fi
+	if grep -q "warning:" "$src/build-$p.log"; then
+		grep "warning:" "$src/build-$p.log" >&2
+		echo "build-each-patch: $arch: $p adds compiler warnings" >&2
+		exit 1
+	fi
+done

@@ -96,6 +96,7 @@ all: $(BIN)/execfolio
 -include tests/tests.mk
 -include fs/kernel.mk
 -include tests/vm/vm.mk
+-include tests/vm/suite.mk
 -include bench/bench.mk
 -include tests/fuzz/fuzz.mk
 

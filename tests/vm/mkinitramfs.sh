@@ -61,6 +61,7 @@ cp "$busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$bin/execfolio" "$bin/vmhelper" "$bin/vmvectors" "$root/bin/"
 cp "$here/../vectors/policy.vec" "$root/tests/policy.vec"
+cp "$here/guest/vmlib.sh" "$root/tests/vmlib.sh"
 install -m 0755 "$here/guest/init" "$root/init"
 : >"$root/tests/list"
 for t in "$@"; do

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# A static program with several MB of text, all of it executed in a
+# scrambled order (tests/vm/gen-bigprog.py), run from the XFS test disk
+# (tests/vm/suite-disk.sh) under the 64k mount default: its cont-aligned
+# share (DESIGN.md section 8) is at least 98%.  The same program opted out
+# (xattr none) is the baseline.  Bytes read from the disk and page-cache
+# growth of both runs are reported.
+. /tests/vmlib.sh
+echo "1..8"
+
+check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt
+
+if run_bigprog /mnt/bigprog /tmp/tagged.json; then
+	ok "bigprog (mount default 64k) executed all its text"
+else
+	not_ok "bigprog (mount default 64k) executed all its text"
+fi
+report_run "bigprog, 64k" /tmp/tagged.json "$delta"
+tagged_read=${delta% *}
+check "bigprog: at least 4 MiB of text resident" \
+	test "$(json_u64 /tmp/tagged.json text_bytes)" -ge 4194304
+check "bigprog: cont-aligned share at least 98%" \
+	test "$(share_permille /tmp/tagged.json)" -ge 980
+
+if run_bigprog /mnt/bigprog.none /tmp/none.json; then
+	ok "bigprog.none (xattr none) executed all its text"
+else
+	not_ok "bigprog.none (xattr none) executed all its text"
+fi
+report_run "bigprog.none, untagged" /tmp/none.json "$delta"
+none_read=${delta% *}
+check "bigprog.none: fewer cont-aligned bytes than tagged" \
+	test "$(json_u64 /tmp/none.json cont_aligned_64k_bytes)" -lt \
+	"$(json_u64 /tmp/tagged.json cont_aligned_64k_bytes)"
+# The policy must not read more than stock read-around (DESIGN.md
+# section 4); 10% slack for metadata and what else a run reads.
+check "bigprog: read no more from disk than untagged (+10%)" \
+	test "$tagged_read" -le $((none_read + none_read / 10))
+
+check "umount" umount /mnt
+[ $failed = 0 ]

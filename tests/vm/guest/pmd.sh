@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# x86_64: a static program with more than 4 MB of text linked with
+# 2M-aligned segments (-z max-page-size=0x200000 -z separate-code), tagged
+# 2m (bigprog.2m), gets at least two PMD-mapped text ranges; the same
+# binary untagged (bigprog) gets none.  The disk is mounted without the
+# mount option.
+. /tests/vmlib.sh
+echo "1..7"
+
+# FilePmdMapped of the last run_bigprog, in kB.
+file_pmd_kb() { awk '$1 == "FilePmdMapped:" { s += $2 } END { print s + 0 }' /tmp/bigprog.smaps; }
+
+check "mount (no exec_folio_size)" mount "$TEST_DISK" /mnt
+
+if run_bigprog /mnt/bigprog.2m /tmp/pmd-tagged.json; then
+	ok "bigprog.2m (xattr 2m) executed all its text"
+else
+	not_ok "bigprog.2m (xattr 2m) executed all its text"
+fi
+report_run "bigprog.2m" /tmp/pmd-tagged.json "$delta"
+kb=$(file_pmd_kb)
+diag "bigprog.2m: FilePmdMapped ${kb} kB ($((kb / 2048)) PMD ranges)"
+check "bigprog.2m: at least two PMD-mapped text ranges (FilePmdMapped)" \
+	test "$kb" -ge 4096
+check "bigprog.2m: execfolio stat counts at least 4 MiB PMD-mapped" \
+	test "$(json_u64 /tmp/pmd-tagged.json pmd_mapped_bytes)" -ge 4194304
+
+if run_bigprog /mnt/bigprog /tmp/pmd-plain.json; then
+	ok "bigprog (untagged) executed all its text"
+else
+	not_ok "bigprog (untagged) executed all its text"
+fi
+report_run "bigprog, untagged" /tmp/pmd-plain.json "$delta"
+kb=$(file_pmd_kb)
+diag "bigprog: FilePmdMapped ${kb} kB"
+check "bigprog (untagged): no PMD-mapped text" \
+	test "$kb" = 0 -a "$(json_u64 /tmp/pmd-plain.json pmd_mapped_bytes)" = 0
+check "umount" umount /mnt
+[ $failed = 0 ]

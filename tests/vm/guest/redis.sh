@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The seed's workload: redis-server from Debian's arm64 packages, chrooted
+# into the package tree on the XFS test disk (tests/vm/suite-disk.sh),
+# under redis-benchmark.  redis/tagged has its executables under the 64k
+# mount default and its shared libraries tagged 64k by mkfs.execfolio;
+# redis/plain is the same tree without xattrs, run on a mount without the
+# option.  The cont-aligned share of the tagged server's text (binary and
+# libraries) is at least 98%.
+. /tests/vmlib.sh
+echo "1..7"
+
+check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt
+if run_redis /mnt/redis/tagged /tmp/redis-tagged.json; then
+	ok "redis-server (tagged) served redis-benchmark"
+else
+	not_ok "redis-server (tagged) served redis-benchmark"
+fi
+sed -e 's/^/# tagged: /' /tmp/redis-bench.out
+report_run "redis-server, tagged" /tmp/redis-tagged.json "$delta"
+check "redis-server (tagged): cont-aligned share at least 98%" \
+	test "$(share_permille /tmp/redis-tagged.json)" -ge 980
+check "umount" umount /mnt
+
+mount "$TEST_DISK" /mnt
+if run_redis /mnt/redis/plain /tmp/redis-plain.json; then
+	ok "redis-server (untagged) served redis-benchmark"
+else
+	not_ok "redis-server (untagged) served redis-benchmark"
+fi
+sed -e 's/^/# untagged: /' /tmp/redis-bench.out
+report_run "redis-server, untagged" /tmp/redis-plain.json "$delta"
+check "redis-server (untagged): lower cont-aligned share than tagged" \
+	test "$(share_permille /tmp/redis-plain.json)" -lt \
+	"$(share_permille /tmp/redis-tagged.json)"
+check "umount" umount /mnt
+[ $failed = 0 ]

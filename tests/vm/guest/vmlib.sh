@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Sourced by the workload tests of the VM suite (bigprog.sh, redis.sh,
+# pmd.sh, demo.sh): TAP output, the disk and page-cache counters, and the
+# measurement of a running process with execfolio stat --json.
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+check() { # DESCRIPTION COMMAND...
+	d=$1
+	shift
+	if "$@" >/dev/null 2>&1; then ok "$d"; else not_ok "$d"; fi
+}
+diag() { echo "# $*"; }
+
+# Bytes read from the test disk since boot (sectors of /sys/block/X/stat).
+disk_read_bytes() {
+	set -- $(cat "/sys/block/${TEST_DISK##*/}/stat")
+	echo $(($3 * 512))
+}
+
+# Page-cache bytes (Cached in /proc/meminfo).
+cached_bytes() { awk '$1 == "Cached:" { print $2 * 1024 }' /proc/meminfo; }
+
+drop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# Start the counters of a run: caches dropped, disk and cache figures kept.
+counters_start() {
+	drop_caches
+	read0=$(disk_read_bytes)
+	cache0=$(cached_bytes)
+}
+
+# "READ CACHED": bytes read from the disk and page-cache growth since
+# counters_start.
+counters_delta() {
+	echo "$(($(disk_read_bytes) - read0)) $(($(cached_bytes) - cache0))"
+}
+
+# execfolio stat --json PID... into FILE.
+stat_json() { # FILE PID...
+	f=$1
+	shift
+	execfolio stat --json "$@" >"$f"
+}
+
+# The value of a top-level numeric KEY of a stat --json FILE.
+json_u64() { # FILE KEY
+	tr -d '{}"' <"$1" | tr ',' '\n' | awk -F: -v k="$2" '
+		$1 == k { print $2; found = 1 }
+		$1 == "folio_bytes" && k == "folio_bytes" { print $3 }
+		END { if (!found) print 0 }'
+}
+
+# Cont-aligned share of a stat --json FILE in tenths of a percent.
+share_permille() { # FILE
+	awk -v a="$(json_u64 "$1" cont_aligned_64k_bytes)" \
+		-v e="$(json_u64 "$1" cont_eligible_64k_bytes)" \
+		'BEGIN { print e ? int(a * 1000 / e) : 0 }'
+}
+
+# "12.3%" from tenths of a percent.
+percent() { echo "$(($1 / 10)).$(($1 % 10))%"; }
+
+# Text by folio size of a stat --json FILE: "4K=123kB 64K=4567kB ...",
+# sizes with no resident text left out.
+folio_summary() { # FILE
+	sed -e 's/.*"folio_bytes":{\([^}]*\)}.*/\1/' "$1" | tr -d '"' | tr ',' '\n' |
+		awk -F: '$2 > 0 { s = $1 / 1024; u = "K"
+			if (s >= 1024) { s /= 1024; u = "M" }
+			printf "%s%d%s=%dkB", sep, s, u, $2 / 1024; sep = " " }
+			END { print "" }'
+}
+
+# Wait up to TENTHS tenths of a second for PATTERN in FILE.
+wait_for() { # FILE PATTERN TENTHS
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		[ $i -ge "$3" ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# Run the bigprog at PATH (it waits once it has executed all its text),
+# measure it into FILE, stop it.  Leaves "READ CACHED" of the run in
+# $delta.  Fails if the program did not finish its text.
+run_bigprog() { # PATH FILE
+	counters_start
+	"$1" wait >/tmp/bigprog.out 2>&1 &
+	pid=$!
+	if ! wait_for /tmp/bigprog.out '^bigprog ' 3000; then
+		kill $pid
+		wait $pid 2>/dev/null
+		return 1
+	fi
+	stat_json "$2" $pid
+	cp "/proc/$pid/smaps" /tmp/bigprog.smaps 2>/dev/null
+	delta=$(counters_delta)
+	kill $pid
+	wait $pid 2>/dev/null
+	return 0
+}
+
+# Report a measured run as TAP diagnostics: NAME FILE "READ CACHED".
+report_run() { # NAME FILE DELTA
+	set -- "$1" "$2" $3
+	diag "$1: cont-aligned share $(percent "$(share_permille "$2")")" \
+		"($(json_u64 "$2" cont_aligned_64k_bytes) of" \
+		"$(json_u64 "$2" cont_eligible_64k_bytes) bytes)," \
+		"text $(json_u64 "$2" text_bytes) bytes," \
+		"pmd-mapped $(json_u64 "$2" pmd_mapped_bytes) bytes"
+	diag "$1: text by folio size: $(folio_summary "$2")"
+	diag "$1: read from disk $3 bytes, page cache grew by $4 bytes"
+}
+
+# Run redis-server chrooted into ROOT (a Debian tree, see
+# tests/workloads/debian-tree.sh) under redis-benchmark, measure it into
+# FILE and stop it.  Leaves "READ CACHED" of the run in $delta and the
+# benchmark's summary in /tmp/redis-bench.out.  REDIS_REQUESTS per test.
+run_redis() { # ROOT FILE
+	root=$1
+	mount -t proc proc "$root/proc"
+	mount -t devtmpfs devtmpfs "$root/dev"
+	counters_start
+	chroot "$root" /usr/bin/redis-server --port 6379 --bind 127.0.0.1 \
+		--save '' --appendonly no --daemonize no \
+		>/tmp/redis-server.log 2>&1 &
+	pid=$!
+	i=0
+	until chroot "$root" /usr/bin/redis-cli ping 2>/dev/null | grep -q PONG; do
+		i=$((i + 1))
+		if [ $i -ge 120 ] || ! kill -0 $pid 2>/dev/null; then
+			sed -e 's/^/# redis-server: /' /tmp/redis-server.log
+			kill $pid 2>/dev/null
+			wait $pid 2>/dev/null
+			umount "$root/dev" "$root/proc"
+			return 1
+		fi
+		sleep 0.5
+	done
+	chroot "$root" /usr/bin/redis-benchmark -q -n "${REDIS_REQUESTS:-20000}" \
+		-c 20 -t set,get,incr,lpush,lpop 2>&1 | tr '\r' '\n' |
+		grep 'requests per second' >/tmp/redis-bench.out
+	stat_json "$2" $pid
+	delta=$(counters_delta)
+	chroot "$root" /usr/bin/redis-cli shutdown nosave >/dev/null 2>&1 ||
+		kill $pid
+	wait $pid 2>/dev/null
+	umount "$root/dev" "$root/proc"
+	return 0
+}

@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# suite-run.sh ARCH KERNEL OUTDIR TEST...
+#
+# One boot of the VM suite: the suite's XFS disk (suite-disk.sh; arm64
+# with the redis tree of build/vm/arm64/redis-tree), an initramfs with the
+# guest TESTs (mkinitramfs.sh), KERNEL under QEMU (run-vm.sh), the results
+# in OUTDIR.  The guest programs must be built (make vm-suite-guest
+# ARCH=...).  Exits non-zero when the run could not be set up; the TAP in
+# OUTDIR says how the tests went.
+set -eu
+arch=$1
+kernel=$2
+out=$3
+shift 3
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "$here/../.." && pwd)/build
+bin=$build/$arch/bin
+work=$build/vm/$arch
+mkdir -p "$work"
+
+tree=
+[ "$arch" = arm64 ] && tree=$build/vm/arm64/redis-tree
+[ -f "$kernel" ] || {
+	echo "suite-run: no kernel $kernel: run make kernel ARCH=$arch" >&2
+	exit 1
+}
+"$here/suite-disk.sh" "$arch" "$bin" "$work/suite-disk.img" $tree
+"$here/mkinitramfs.sh" "$arch" "$bin" "$build/vm" "$out.initramfs.gz" "$@"
+# The disk is written by the guest's runs only through its own mounts and
+# is kept between runs: give each boot a copy.
+cp --sparse=always "$work/suite-disk.img" "$out.disk.img"
+"$here/run-vm.sh" "$arch" "$kernel" "$out.initramfs.gz" "$out.disk.img" "$out"
+rm -f "$out.disk.img"

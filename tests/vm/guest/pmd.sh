@@ -13,6 +13,9 @@ echo "1..7"
 file_pmd_kb() { awk '$1 == "FilePmdMapped:" { s += $2 } END { print s + 0 }' /tmp/bigprog.smaps; }
 
 check "mount (no exec_folio_size)" mount "$TEST_DISK" /mnt
+policy_states /mnt/bigprog.2m /mnt/bigprog
+cat /sys/block/${TEST_DISK##*/}/queue/read_ahead_kb | sed -e 's/^/# read_ahead_kb: /'
+vmstat_folios
 
 if run_bigprog /mnt/bigprog.2m /tmp/pmd-tagged.json; then
 	ok "bigprog.2m (xattr 2m) executed all its text"
@@ -20,6 +23,7 @@ else
 	not_ok "bigprog.2m (xattr 2m) executed all its text"
 fi
 report_run "bigprog.2m" /tmp/pmd-tagged.json "$delta"
+vmstat_folios
 kb=$(file_pmd_kb)
 diag "bigprog.2m: FilePmdMapped ${kb} kB ($((kb / 2048)) PMD ranges)"
 check "bigprog.2m: at least two PMD-mapped text ranges (FilePmdMapped)" \

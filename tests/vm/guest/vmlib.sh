@@ -101,6 +101,7 @@ run_bigprog() { # PATH FILE
 	fi
 	stat_json "$2" $pid
 	cp "/proc/$pid/smaps" /tmp/bigprog.smaps 2>/dev/null
+	text_mappings $pid
 	delta=$(counters_delta)
 	kill $pid
 	wait $pid 2>/dev/null
@@ -149,9 +150,33 @@ run_redis() { # ROOT FILE
 		grep 'requests per second' >/tmp/redis-bench.out
 	stat_json "$2" $pid
 	delta=$(counters_delta)
+	text_mappings $pid
 	chroot "$root" /usr/bin/redis-cli shutdown nosave >/dev/null 2>&1 ||
 		kill $pid
 	wait $pid 2>/dev/null
 	umount "$root/dev" "$root/proc"
 	return 0
+}
+
+# Diagnostics: each executable file mapping of PID with its size and
+# resident and PMD-mapped kB (from /proc/PID/smaps), to see where a share
+# falls short.
+text_mappings() { # PID
+	awk '/^[0-9a-f]+-[0-9a-f]+ / { x = ($2 ~ /x/ && $6 ~ /^\//); name = $6; range = $1 }
+		x && $1 == "Size:" { size = $2 }
+		x && $1 == "Rss:" { rss = $2 }
+		x && $1 == "FilePmdMapped:" {
+			printf "# %s %s: size %d kB, resident %d kB, pmd %d kB\n",
+				range, name, size, rss, $2 }' "/proc/$1/smaps"
+}
+
+# The kernel's effective exec folio state of each FILE (vmhelper state).
+policy_states() { # FILE...
+	for f; do echo "# $f: $(vmhelper state "$f" 2>&1)"; done
+}
+
+# The folio fallback counters of /proc/vmstat.
+vmstat_folios() {
+	grep -E '^(thp_file|nr_file_hugepages|thp_split)' /proc/vmstat | tr '\n' ' ' |
+		sed -e 's/^/# vmstat: /' -e 's/ $/\n/'
 }

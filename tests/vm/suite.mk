@@ -59,3 +59,6 @@ check-vm-suite: all
 			$(TAP_RUN) vm-suite/$$a-$${t%.sh} $(TOP)/tests/vm/vm-tap.sh $$d/suite $$t; \
 		done; \
 	done
+
+demo:
+	@$(TOP)/tests/vm/demo.sh

@@ -34,6 +34,7 @@ $(BIN)/bigtext: $(VM_DIR)/bigtext.c
 	$(call quiet,CC,$@)$(CC) -O1 $(LDFLAGS) -Wl,-z,max-page-size=0x10000 -o $@ $<
 
 .PHONY: vm-guest check-vm-smoke
+CHECK_TIERS += vm-smoke
 vm-guest: $(BIN)/execfolio $(BIN)/vmhelper $(BIN)/vmvectors $(BIN)/bigtext
 
 # $(call vm_fail,NAME,REASON): record a VM run that could not be set up.

@@ -88,7 +88,8 @@ wait_for() { # FILE PATTERN TENTHS
 }
 
 # Run the bigprog at PATH (it waits once it has executed all its text),
-# measure it into FILE, stop it.  Leaves "READ CACHED" of the run in
+# measure it into FILE (and execfolio stat's table into FILE less .json
+# plus .txt), stop it.  Leaves "READ CACHED" of the run in
 # $delta.  Fails if the program did not finish its text.
 run_bigprog() { # PATH FILE
 	counters_start
@@ -100,6 +101,7 @@ run_bigprog() { # PATH FILE
 		return 1
 	fi
 	stat_json "$2" $pid
+	execfolio stat $pid >"${2%.json}.txt"
 	cp "/proc/$pid/smaps" /tmp/bigprog.smaps 2>/dev/null
 	text_mappings $pid
 	delta=$(counters_delta)
@@ -122,8 +124,9 @@ report_run() { # NAME FILE DELTA
 
 # Run redis-server chrooted into ROOT (a Debian tree, see
 # tests/workloads/debian-tree.sh) under redis-benchmark, measure it into
-# FILE and stop it.  Leaves "READ CACHED" of the run in $delta and the
-# benchmark's summary in /tmp/redis-bench.out.  REDIS_REQUESTS per test.
+# FILE (and the table into FILE less .json plus .txt) and stop it.
+# Leaves "READ CACHED" of the run in $delta and the benchmark's summary
+# in /tmp/redis-bench.out.  REDIS_REQUESTS requests per test.
 run_redis() { # ROOT FILE
 	root=$1
 	mount -t proc proc "$root/proc"
@@ -149,6 +152,7 @@ run_redis() { # ROOT FILE
 		-c 20 -t set,get,incr,lpush,lpop 2>&1 | tr '\r' '\n' |
 		grep 'requests per second' >/tmp/redis-bench.out
 	stat_json "$2" $pid
+	execfolio stat $pid >"${2%.json}.txt"
 	delta=$(counters_delta)
 	text_mappings $pid
 	chroot "$root" /usr/bin/redis-cli shutdown nosave >/dev/null 2>&1 ||

@@ -80,21 +80,23 @@ side_by_side() { # TITLE BEFORE AFTER
 	section "$2" >"$out/before.txt"
 	section "$3" >"$out/after.txt"
 	paste -d '|' "$out/before.txt" "$out/after.txt" | awk -F'|' '
-		function row(label, b, a) { printf "  %-26s %-22s %-22s\n", label, b, a }
+		function row(label, b, bp, a, ap) {
+			printf "  %-26s %12s %7s    %12s %7s\n", label, b, bp, a, ap }
 		function mb(x) { return sprintf("%.1f MB", x / 1048576) }
-		BEGIN { row("", "without the policy", "with exec_folio_size=64k") }
+		BEGIN { printf "  %-26s %20s    %20s\n", "", "without the policy",
+			"with 64k"; row("", "", "% text", "", "% text") }
 		$1 ~ /^processes:/ || $1 ~ /^text folios/ { next }
 		$1 ~ /^cont-aligned share/ {
 			split($1, b, " "); split($2, a, " ")
-			row("cont-aligned share", b[3], a[3]); next }
+			row("cont-aligned share", "", b[3], "", a[3]); next }
 		$1 ~ /^counters/ {
 			split($1, b, " "); split($2, a, " ")
-			row("read from disk", mb(b[2]), mb(a[2]))
-			row("page-cache growth", mb(b[3]), mb(a[3])); next }
+			row("read from disk", mb(b[2]), "", mb(a[2]), "")
+			row("page-cache growth", mb(b[3]), "", mb(a[3]), ""); next }
 		{
-			n = split($1, b, " "); split($2, a, " ")
-			if (b[2] == 0 && a[2] == 0) next
-			row(b[1], sprintf("%8d kB %6s", b[2], b[4]), sprintf("%8d kB %6s", a[2], a[4]))
+			split($1, b, " "); split($2, a, " ")
+			if (b[2] == 0 && a[2] == 0 && b[1] != "cont-aligned-64kB") next
+			row(b[1], b[2] " kB", b[4], a[2] " kB", a[4])
 		}'
 }
 

@@ -117,7 +117,8 @@ report_run() { # NAME FILE DELTA
 		"($(json_u64 "$2" cont_aligned_64k_bytes) of" \
 		"$(json_u64 "$2" cont_eligible_64k_bytes) bytes)," \
 		"text $(json_u64 "$2" text_bytes) bytes," \
-		"pmd-mapped $(json_u64 "$2" pmd_mapped_bytes) bytes"
+		"pmd-mapped $(json_u64 "$2" pmd_mapped_bytes) bytes," \
+		"in partly mapped folios $(json_u64 "$2" partial_bytes) bytes"
 	diag "$1: text by folio size: $(folio_summary "$2")"
 	diag "$1: read from disk $3 bytes, page cache grew by $4 bytes"
 }

@@ -149,7 +149,7 @@ run_redis() { # ROOT FILE
 		fi
 		sleep 0.5
 	done
-	chroot "$root" /usr/bin/redis-benchmark -q -n "${REDIS_REQUESTS:-20000}" \
+	chroot "$root" /usr/bin/redis-benchmark -q -n "${REDIS_REQUESTS:-10000}" \
 		-c 20 -t set,get,incr,lpush,lpop 2>&1 | tr '\r' '\n' |
 		grep 'requests per second' >/tmp/redis-bench.out
 	stat_json "$2" $pid

@@ -18,10 +18,14 @@ static const struct {
 	const char *summary;
 } commands[] = {
 	{ "set", cmd_set, "set SIZE|auto PATH...   tag files with a policy" },
-	{ "get", cmd_get, "get PATH...             show stored and effective policy" },
-	{ "clear", cmd_clear, "clear PATH...           remove the policy xattr" },
-	{ "scan", cmd_scan, "scan PATH...            analyse ELF executable segments" },
-	{ "stat", cmd_stat, "stat PID...|--cgroup DIR  measure text folio sizes" },
+	{ "get", cmd_get,
+	  "get PATH...             show stored and effective policy" },
+	{ "clear", cmd_clear,
+	  "clear PATH...           remove the policy xattr" },
+	{ "scan", cmd_scan,
+	  "scan PATH...            analyse ELF executable segments" },
+	{ "stat", cmd_stat,
+	  "stat PID...|--cgroup DIR  measure text folio sizes" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

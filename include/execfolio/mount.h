@@ -14,10 +14,10 @@ struct execfolio_mount {
 	int mount_id;
 	char fstype[64];
 	char mountpoint[PATH_MAX];
-	bool has_option;	/* exec_folio_size= among its options */
-	bool option_invalid;	/* ... but not a valid size (cannot happen
+	bool has_option; /* exec_folio_size= among its options */
+	bool option_invalid; /* ... but not a valid size (cannot happen
 				 * on a kernel that validates it) */
-	uint32_t size;		/* its value, 0 for none */
+	uint32_t size; /* its value, 0 for none */
 };
 
 /*

@@ -15,7 +15,7 @@
 
 struct execfolio_stored {
 	bool present;
-	size_t len;		/* bytes in value; may exceed what was kept */
+	size_t len; /* bytes in value; may exceed what was kept */
 	char value[EXECFOLIO_XATTR_READ_MAX];
 };
 

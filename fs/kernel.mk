@@ -3,32 +3,36 @@
 # The kernel side: fs/patches applied to Debian's linux-source-6.12.
 #
 #   make kernel [ARCH=arm64|x86_64] [KCONFIG=test|release]
+#               [KSERIES=execfolio|stock|option-one]
 #   make kernels         both architectures (KCONFIG as above)
 #   make checkpatch      scripts/checkpatch.pl --strict on every patch
 #   make check-patches   build the kernel after each patch in turn
 #                        (ARCH=arm64 by default; for make check-full)
 #
 # Test kernels go to build/arm64/Image and build/x86_64/bzImage, release
-# kernels to build/<arch>/release/. See fs/README.md.
+# kernels to build/<arch>/release/; the kernels execfolio is compared with
+# (KSERIES=stock: the bare tarball, KSERIES=option-one: the seed's fixed
+# 64K exec order, OPTION_ONE_PATCH=FILE) to build/<arch>/<KCONFIG>-<KSERIES>/.
+# See fs/README.md.
 
 KCONFIG ?= test
+KSERIES ?= execfolio
 KERNEL_ARCHES := arm64 x86_64
 
-# $(call kernel_image,ARCH,KCONFIG)
-kernel_image = $(BUILD)/$(1)/$(if $(filter release,$(2)),release/)$(if $(filter arm64,$(1)),Image,bzImage)
+# $(call kernel_image,ARCH,KCONFIG[,KSERIES])
+kernel_dir = $(if $(filter-out execfolio,$(or $(3),execfolio)),$(2)-$(3)/,$(if $(filter release,$(2)),release/))
+kernel_image = $(BUILD)/$(1)/$(call kernel_dir,$(1),$(2),$(3))$(if $(filter arm64,$(1)),Image,bzImage)
 
 .PHONY: kernel kernels checkpatch check-patches
 
 kernel:
 	$(Q)$(TOP)/fs/scripts/build-kernel.sh $(ARCH) $(KCONFIG) \
-		$(call kernel_image,$(ARCH),$(KCONFIG))
+		$(call kernel_image,$(ARCH),$(KCONFIG),$(KSERIES)) $(KSERIES)
 
 # One after the other: never two kernel builds at once.
 kernels:
-	$(Q)for a in $(KERNEL_ARCHES); do \
-		$(TOP)/fs/scripts/build-kernel.sh $$a $(KCONFIG) \
-			$(call kernel_image,$$a,$(KCONFIG)) || exit 1; \
-	done
+	$(Q)set -e; $(foreach a,$(KERNEL_ARCHES),$(TOP)/fs/scripts/build-kernel.sh \
+		$(a) $(KCONFIG) $(call kernel_image,$(a),$(KCONFIG),$(KSERIES)) $(KSERIES);)
 
 checkpatch:
 	$(Q)$(TOP)/fs/scripts/checkpatch.sh

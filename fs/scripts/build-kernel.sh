@@ -3,10 +3,14 @@
 #
 # Build an execfolio kernel from Debian's linux-source-6.12 tarball.
 #
-#   build-kernel.sh ARCH KCONFIG OUTPUT
+#   build-kernel.sh ARCH KCONFIG OUTPUT [SERIES]
 #
 # ARCH is arm64 or x86_64, KCONFIG is test or release, OUTPUT is where the
-# boot image is copied. The kernel is cached under $KERNEL_BUILD/cache/KEY,
+# boot image is copied. SERIES is what goes on top of the tarball:
+# execfolio (the default: fs/series), stock (nothing) or option-one (the
+# fixed 64K exec folio order patch execfolio is compared with, which the
+# project does not carry: OPTION_ONE_PATCH=FILE, by default the seed patch
+# next to the repository in ../shared/seeds/). The kernel is cached under $KERNEL_BUILD/cache/KEY,
 # KEY being the sha256 of the tarball, fs/series, every patch it lists, the
 # config fragments and this recipe, so an unchanged kernel is never rebuilt.
 # The source tree is unpacked fresh for every new key, at a fixed path per
@@ -25,10 +29,12 @@ die() {
 	exit 1
 }
 
-[ $# -eq 3 ] || die "usage: build-kernel.sh ARCH test|release OUTPUT"
+[ $# -eq 3 ] || [ $# -eq 4 ] ||
+	die "usage: build-kernel.sh ARCH test|release OUTPUT [execfolio|stock|option-one]"
 arch=$1
 kconfig=$2
 output=$3
+kseries=${4:-execfolio}
 
 here=$(cd "$(dirname "$0")/.." && pwd)	# fs/
 top=$(cd "$here/.." && pwd)
@@ -69,37 +75,59 @@ patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/series")
 for p in $patches; do
 	[ -r "$here/patches/$p" ] || die "fs/series lists $p but fs/patches/$p is missing"
 done
+patch_paths=
+case $kseries in
+execfolio)
+	for p in $patches; do patch_paths="$patch_paths $here/patches/$p"; done
+	;;
+stock) ;;
+option-one)
+	option_one=${OPTION_ONE_PATCH:-}
+	if [ -z "$option_one" ]; then
+		for f in "$top"/../shared/seeds/*allow-arch-to-request-folio-size-for-exec-mem*.patch; do
+			[ -r "$f" ] && option_one=$f
+		done
+	fi
+	[ -n "$option_one" ] && [ -r "$option_one" ] ||
+		die "the option-one patch was not found: give its path with OPTION_ONE_PATCH=FILE"
+	patch_paths=$option_one
+	;;
+*) die "unknown kernel series '$kseries': use execfolio, stock or option-one" ;;
+esac
 
 # The cache key: every input that changes the resulting kernel.
 key=$({
 	echo "recipe $RECIPE $arch $kconfig"
+	[ "$kseries" = execfolio ] || echo "series $kseries"
 	sha256sum <"$tarball"
-	cat "$here/series"
-	for p in $patches; do cat "$here/patches/$p"; done
+	[ "$kseries" = execfolio ] && cat "$here/series"
+	for p in $patch_paths; do cat "$p"; done
 	for f in $fragments; do cat "$f"; done
 } | sha256sum | cut -c1-16)
 
-cache=$kbuild/cache/$arch-$kconfig-$key
+name=$arch-$kconfig
+[ "$kseries" = execfolio ] || name=$name-$kseries
+cache=$kbuild/cache/$name-$key
 mkdir -p "$(dirname "$output")"
 if [ -s "$cache/$target" ] && [ "${NO_CACHE:-0}" != 1 ]; then
 	cp "$cache/$target" "$output"
 	cp "$cache/config" "$output.config"
-	echo "build-kernel: $arch $kconfig kernel $key is cached: $output"
+	echo "build-kernel: $name kernel $key is cached: $output"
 	exit 0
 fi
 
 # Fresh source tree: unpack, apply the series, refusing fuzz and rejects.
-src=$kbuild/$arch-$kconfig
+src=$kbuild/$name
 echo "build-kernel: unpacking $(basename "$tarball") into $src"
 rm -rf "$src"
 mkdir -p "$src"
 tar -xJf "$tarball" -C "$src" --strip-components=1
-for p in $patches; do
-	echo "build-kernel: applying $p"
-	patch -d "$src" -p1 --fuzz=0 -N -s <"$here/patches/$p" ||
-		die "fs/patches/$p does not apply cleanly to $(basename "$tarball")"
+for p in $patch_paths; do
+	echo "build-kernel: applying $(basename "$p")"
+	patch -d "$src" -p1 --fuzz=0 -N -s <"$p" ||
+		die "$p does not apply cleanly to $(basename "$tarball")"
 	if find "$src" -name '*.rej' -o -name '*.orig' | grep -q .; then
-		die "fs/patches/$p left .rej/.orig files: it does not apply cleanly"
+		die "$p left .rej/.orig files: it does not apply cleanly"
 	fi
 done
 
@@ -118,7 +146,7 @@ kmake() {
 "$here/scripts/check-config.sh" "$src/.config" $fragments
 
 start=$(date +%s)
-echo "build-kernel: building $arch $kconfig kernel $key (make -j$jobs $target)"
+echo "build-kernel: building $name kernel $key (make -j$jobs $target)"
 kmake -j"$jobs" "$target" >"$src/build.log" 2>&1 || {
 	tail -40 "$src/build.log" >&2
 	die "kernel build failed: see $src/build.log"

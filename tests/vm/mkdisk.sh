@@ -2,50 +2,47 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # mkdisk.sh BIN_DIR IMAGE: make the XFS test disk of the VM smoke test from
-# the guest programs in BIN_DIR (see guest/smoke.sh for what it holds).
-# Needs root and a loop device: the xattrs are set through a loop mount.
+# the guest programs in BIN_DIR (see guest/smoke.sh for what it holds),
+# rootless, with mkfs.execfolio from a staging tree next to IMAGE.
 set -eu
 bin=$1
 image=$2
-mnt=$(mktemp -d /tmp/execfolio-vmdisk.XXXXXX)
-cleanup() {
-	mountpoint -q "$mnt" && umount "$mnt"
-	rmdir "$mnt"
-}
-trap cleanup EXIT
+here=$(cd "$(dirname "$0")" && pwd)
+mkfs=$here/../../build/bin/mkfs.execfolio
 
-[ -x "$bin/bigtext" ] || {
-	echo "mkdisk: $bin/bigtext is missing: run make ARCH=<arch> first" >&2
-	exit 1
-}
-rm -f "$image"
-truncate -s 320M "$image"
-mkfs.xfs -q -f "$image"
-mount -o loop "$image" "$mnt"
+for f in "$bin/bigtext" "$mkfs"; do
+	[ -x "$f" ] || {
+		echo "mkdisk: $f is missing: run make and make vm-guest ARCH=<arch> first" >&2
+		exit 1
+	}
+done
+stage=$image.root
+rm -rf "$stage" "$image"
+mkdir -p "$stage"
+trap 'rm -rf "$stage"' EXIT
 
-install -m 0755 "$bin/bigtext" "$mnt/bigtext"
-install -m 0755 "$bin/bigtext" "$mnt/bigtext.none"
-install -m 0755 "$bin/bigtext" "$mnt/bigtext.fi"
-setfattr -n trusted.exec_folio_size -v none "$mnt/bigtext.none"
+install -m 0755 "$bin/bigtext" "$stage/bigtext"
+install -m 0755 "$bin/bigtext" "$stage/bigtext.none"
+install -m 0755 "$bin/bigtext" "$stage/bigtext.fi"
 
 # Enough user xattrs that the attribute fork leaves the inode (leaf form).
-install -m 0644 "$bin/bigtext" "$mnt/bigtext.leaf"
+install -m 0644 "$bin/bigtext" "$stage/bigtext.leaf"
 i=0
-while [ $i -lt 24 ]; do
-	setfattr -n "user.filler$i" -v "$(printf '%0200d' $i)" "$mnt/bigtext.leaf"
+while [ $i -lt 8 ]; do
+	setfattr -n "user.filler$i" -v "$(printf '%0200d' $i)" "$stage/bigtext.leaf"
 	i=$((i + 1))
 done
-setfattr -n trusted.exec_folio_size -v 64k "$mnt/bigtext.leaf"
 
-head -c 262144 /dev/urandom >"$mnt/plain"
-chmod 0644 "$mnt/plain"
+head -c 262144 /dev/urandom >"$stage/plain"
+chmod 0644 "$stage/plain"
 
-leaf_ino=$(stat -c %i "$mnt/bigtext.leaf")
-umount "$mnt"
+"$mkfs" --strict --size 320m --rule 'bigtext.none=none' \
+	--rule 'bigtext.leaf=64k' "$stage" "$image"
+
 # bigtext.leaf is only worth testing if its attribute fork is not local.
-aformat=$(xfs_db -r -c "inode $leaf_ino" -c "p core.aformat" "$image")
+aformat=$(xfs_db -r -c "path /bigtext.leaf" -c "print core.aformat" "$image")
 case $aformat in
-*local*)
+*local* | "")
 	echo "mkdisk: bigtext.leaf has a local attribute fork ($aformat)" >&2
 	exit 1
 	;;

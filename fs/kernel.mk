@@ -2,7 +2,7 @@
 #
 # The kernel side: fs/patches applied to Debian's linux-source-6.12.
 #
-#   make kernel [ARCH=arm64|x86_64] [KCONFIG=test|release]
+#   make kernel [ARCH=arm64|x86_64] [KCONFIG=test|release|kasan]
 #               [KSERIES=execfolio|stock|option-one]
 #   make kernels         both architectures (KCONFIG as above)
 #   make checkpatch      scripts/checkpatch.pl --strict on every patch
@@ -10,7 +10,8 @@
 #                        (ARCH=arm64 by default; for make check-full)
 #
 # Test kernels go to build/arm64/Image and build/x86_64/bzImage, release
-# kernels to build/<arch>/release/; the kernels execfolio is compared with
+# and KASAN kernels to build/<arch>/release/ and build/<arch>/kasan/; the
+# kernels execfolio is compared with
 # (KSERIES=stock: the bare tarball, KSERIES=option-one: the seed's fixed
 # 64K exec order, OPTION_ONE_PATCH=FILE) to build/<arch>/<KCONFIG>-<KSERIES>/.
 # See fs/README.md.
@@ -20,7 +21,7 @@ KSERIES ?= execfolio
 KERNEL_ARCHES := arm64 x86_64
 
 # $(call kernel_image,ARCH,KCONFIG[,KSERIES])
-kernel_dir = $(if $(filter-out execfolio,$(or $(3),execfolio)),$(2)-$(3)/,$(if $(filter release,$(2)),release/))
+kernel_dir = $(if $(filter-out execfolio,$(or $(3),execfolio)),$(2)-$(3)/,$(if $(filter release kasan,$(2)),$(2)/))
 kernel_image = $(BUILD)/$(1)/$(call kernel_dir,$(1),$(2),$(3))$(if $(filter arm64,$(1)),Image,bzImage)
 
 .PHONY: kernel kernels checkpatch check-patches

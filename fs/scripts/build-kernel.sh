@@ -5,7 +5,8 @@
 #
 #   build-kernel.sh ARCH KCONFIG OUTPUT [SERIES]
 #
-# ARCH is arm64 or x86_64, KCONFIG is test or release, OUTPUT is where the
+# ARCH is arm64 or x86_64, KCONFIG is test, release or kasan (test with
+# KASAN), OUTPUT is where the
 # boot image is copied. SERIES is what goes on top of the tarball:
 # execfolio (the default: fs/series), stock (nothing) or option-one (the
 # fixed 64K exec folio order patch execfolio is compared with, which the
@@ -30,7 +31,7 @@ die() {
 }
 
 [ $# -eq 3 ] || [ $# -eq 4 ] ||
-	die "usage: build-kernel.sh ARCH test|release OUTPUT [execfolio|stock|option-one]"
+	die "usage: build-kernel.sh ARCH test|release|kasan OUTPUT [execfolio|stock|option-one]"
 arch=$1
 kconfig=$2
 output=$3
@@ -57,9 +58,11 @@ x86_64)
 	die "unknown ARCH '$arch': use arm64 or x86_64"
 	;;
 esac
+# kasan: the test kernel with KASAN on top (fs/config/kasan.config).
 case $kconfig in
-test | release) ;;
-*) die "unknown KCONFIG '$kconfig': use test or release" ;;
+test | release) kfragments=$kconfig ;;
+kasan) kfragments="test kasan" ;;
+*) die "unknown KCONFIG '$kconfig': use test, release or kasan" ;;
 esac
 
 [ -r "$tarball" ] ||
@@ -67,7 +70,8 @@ esac
 command -v "${cross}gcc" >/dev/null ||
 	die "${cross}gcc not found: run 'make deps'"
 
-fragments="$here/config/common.config $here/config/$arch.config $here/config/$kconfig.config"
+fragments="$here/config/common.config $here/config/$arch.config"
+for k in $kfragments; do fragments="$fragments $here/config/$k.config"; done
 for f in $fragments $here/series; do
 	[ -r "$f" ] || die "$f is missing"
 done

@@ -8,15 +8,31 @@
  *                                \n escapes); prints "ok" or the errno name
  *   vmhelper rmxattr PATH        remove it; prints "ok" or the errno name
  *   vmhelper read PATH           read PATH to EOF with read(2)
+ *   vmhelper sum PATH            FNV-1a 64 of PATH's bytes by read(2)
+ *   vmhelper mmapsum PATH        the same by a shared mapping of PATH
+ *   vmhelper mount DEV DIR [remount] VALUE
+ *                                mount(2) XFS DEV on DIR (or remount DIR) with
+ *                                exec_folio_size=VALUE (escapes as setxattr);
+ *                                prints "ok" or the errno name
+ *   vmhelper as-user UID GID CMD...
+ *                                run CMD with no supplementary groups and
+ *                                the given real, effective and saved ids
+ *   vmhelper hog MIB             allocate and touch MIB MiB of anonymous
+ *                                memory, print "hog ready", wait for a signal
  *
  * Exit status: 0 when the operation succeeded, 1 when it failed, 2 usage.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -90,23 +106,91 @@ static int cmd_state(const char *path)
 	return 0;
 }
 
-/* Decode \n and \0 so tests can pass awkward values through the shell. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Decode the escapes of tests/vectors/policy.vec (\n, \r, \t, \\, \",
+ * \0, \xHH) so tests can pass awkward values through the shell.
+ */
 static size_t unescape(const char *in, char *out, size_t size)
 {
+	static const char plain[] = "nrt\\\"0", coded[] = "\n\r\t\\\"\0";
+	const char *p;
 	size_t n = 0;
 
 	while (*in && n < size) {
-		if (in[0] == '\\' && in[1] == 'n') {
-			out[n++] = '\n';
+		if (in[0] == '\\' && in[1] && (p = strchr(plain, in[1]))) {
+			out[n++] = coded[p - plain];
 			in += 2;
-		} else if (in[0] == '\\' && in[1] == '0') {
-			out[n++] = '\0';
-			in += 2;
+		} else if (in[0] == '\\' && in[1] == 'x' &&
+			   hex_digit(in[2]) >= 0 && hex_digit(in[3]) >= 0) {
+			out[n++] = hex_digit(in[2]) << 4 | hex_digit(in[3]);
+			in += 4;
 		} else {
 			out[n++] = *in++;
 		}
 	}
 	return n;
+}
+
+/* exec_folio_size=VALUE as mount data; a NUL in VALUE would cut it short. */
+static int cmd_mount(const char *dev, const char *dir, bool remount,
+		     const char *value)
+{
+	char data[4096] = "exec_folio_size=";
+	size_t prefix = strlen(data);
+	size_t len = unescape(value, data + prefix, sizeof(data) - prefix - 1);
+
+	if (memchr(data + prefix, '\0', len)) {
+		fprintf(stderr,
+			"vmhelper: mount data cannot hold a NUL byte\n");
+		return 2;
+	}
+	data[prefix + len] = '\0';
+	return report(mount(dev, dir, "xfs", remount ? MS_REMOUNT : 0, data));
+}
+
+static int cmd_as_user(char **argv)
+{
+	uid_t uid = strtoul(argv[0], NULL, 10);
+	gid_t gid = strtoul(argv[1], NULL, 10);
+
+	if (setgroups(0, NULL) || setresgid(gid, gid, gid) ||
+	    setresuid(uid, uid, uid)) {
+		perror("vmhelper: as-user");
+		return 1;
+	}
+	execvp(argv[2], argv + 2);
+	fprintf(stderr, "vmhelper: %s: %s\n", argv[2], strerror(errno));
+	return 1;
+}
+
+/* Touch every page so the memory is really allocated, then hold it. */
+static int cmd_hog(const char *mib)
+{
+	size_t size = strtoul(mib, NULL, 10) << 20;
+	char *mem = malloc(size);
+	size_t i;
+
+	if (!mem) {
+		perror("vmhelper: hog");
+		return 1;
+	}
+	for (i = 0; i < size; i += 4096)
+		mem[i] = 1;
+	printf("hog ready %zu\n", size);
+	fflush(stdout);
+	pause();
+	return 0;
 }
 
 static int cmd_read(const char *path)
@@ -123,9 +207,58 @@ static int cmd_read(const char *path)
 	return report(n < 0 ? -1 : 0);
 }
 
+#define FNV1A_INIT 0xcbf29ce484222325ULL
+
+static uint64_t fnv1a(uint64_t hash, const unsigned char *p, size_t n)
+{
+	while (n--)
+		hash = (hash ^ *p++) * 0x100000001b3ULL;
+	return hash;
+}
+
+/* A checksum of PATH by read(2), to compare with cmd_mmapsum()'s. */
+static int cmd_sum(const char *path)
+{
+	static unsigned char buf[65536];
+	uint64_t hash = FNV1A_INIT;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return report(-1);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		hash = fnv1a(hash, buf, n);
+	close(fd);
+	if (n < 0)
+		return report(-1);
+	printf("%016llx\n", (unsigned long long)hash);
+	return 0;
+}
+
+static int cmd_mmapsum(const char *path)
+{
+	uint64_t hash = FNV1A_INIT;
+	struct stat st;
+	void *p;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		return report(-1);
+	if (st.st_size) {
+		p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			return report(-1);
+		hash = fnv1a(hash, p, st.st_size);
+		munmap(p, st.st_size);
+	}
+	close(fd);
+	printf("%016llx\n", (unsigned long long)hash);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	char value[256];
+	char value[1024];
 	size_t len;
 
 	if (argc == 3 && !strcmp(argv[1], "state"))
@@ -139,7 +272,22 @@ int main(int argc, char **argv)
 		return report(removexattr(argv[2], EXECFOLIO_XATTR));
 	if (argc == 3 && !strcmp(argv[1], "read"))
 		return cmd_read(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "sum"))
+		return cmd_sum(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "mmapsum"))
+		return cmd_mmapsum(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "mount"))
+		return cmd_mount(argv[2], argv[3], false, argv[4]);
+	if (argc == 6 && !strcmp(argv[1], "mount") &&
+	    !strcmp(argv[4], "remount"))
+		return cmd_mount(argv[2], argv[3], true, argv[5]);
+	if (argc >= 5 && !strcmp(argv[1], "as-user"))
+		return cmd_as_user(argv + 2);
+	if (argc == 3 && !strcmp(argv[1], "hog"))
+		return cmd_hog(argv[2]);
 	fprintf(stderr,
-		"usage: vmhelper state|rmxattr|read PATH | setxattr PATH VALUE\n");
+		"usage: vmhelper state|rmxattr|read PATH | setxattr PATH VALUE |\n"
+		"       mount DEV DIR [remount] VALUE | as-user UID GID CMD... |\n"
+		"       hog MIB\n");
 	return 2;
 }

@@ -1,0 +1,200 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Allocation failure and memory pressure, as TAP (vm-faults tier).  With
+# fail_page_alloc failing every allocation of order >= 4 system-wide
+# (probability 100, times -1, ignore-gfp-wait N, so sleeping allocations
+# fail too), on files tagged 64k (faults-disk.sh):
+#  - bigprog.tagged started from a cold cache runs to completion;
+#  - stepper.tagged, started before, faults in text it never touched
+#    (guest/faults-stepper.c: part 2 of its functions) and computes what
+#    the untagged copy computes;
+#  - read() of data.tagged returns what a tmpfs copy holds, and every file
+#    matches the host's SHA256SUMS;
+#  - the fallback fired (thp_file_pref_fallback rose, the log says so).
+# Once injection stops, newly faulted text (stepper part 3, bigprog from a
+# cold cache) is in 64K folios again (execfolio stat).  Then, with a memory
+# hog holding all but 128 MiB of the available memory, the program runs and
+# the reads are right again.  The time under injection is reported.
+. /tests/vmlib.sh
+mnt=/mnt
+fi=/sys/kernel/debug/fail_page_alloc
+knobs="probability times min-order ignore-gfp-wait ignore-gfp-highmem task-filter verbose"
+
+fallbacks() { awk '$1 == "thp_file_pref_fallback" { print $2 }' /proc/vmstat; }
+fallback_logs() { dmesg | grep -c "using smaller folios"; }
+uptime_cs() { awk '{ split($1, t, "."); print t[1] * 100 + t[2] }' /proc/uptime; }
+
+# Resident text bytes in folios of 64K or more, of a stat --json FILE.
+big_bytes() { # FILE
+	sed -e 's/.*"folio_bytes":{\([^}]*\)}.*/\1/' "$1" | tr -d '"' | tr ',' '\n' |
+		awk -F: '$1 >= 65536 { s += $2 } END { print s + 0 }'
+}
+
+inject_on() {
+	echo 0 >$fi/probability
+	echo 0 >$fi/verbose
+	echo N >$fi/task-filter
+	echo N >$fi/ignore-gfp-wait
+	echo N >$fi/ignore-gfp-highmem
+	echo 4 >$fi/min-order
+	echo -1 >$fi/times
+	echo 100 >$fi/probability
+}
+inject_off() { echo 0 >$fi/probability 2>/dev/null; }
+trap inject_off EXIT
+
+# The stepper (faults-stepper) at PATH in 3 parts, 128 functions apart;
+# its output in FILE.
+stepper_start() { # PATH FILE
+	: >"$2"
+	"$1" 3 128 >"$2" 2>&1 &
+	stepper=$!
+}
+stepper_part() { # FILE N: wait for part N (up to 5 minutes)
+	wait_for "$1" "^part $2 " 3000
+}
+checksum() { sed -n "s/^part $2 //p" "$1"; } # FILE N
+
+echo "1..28"
+for k in $knobs; do
+	check "fail_page_alloc/$k exists (CONFIG_FAIL_PAGE_ALLOC, debugfs)" test -w $fi/$k
+done
+check "mount $TEST_DISK" mount "$TEST_DISK" $mnt
+check "every file matches the host's SHA256SUMS" sh -c "cd $mnt && sha256sum -c SHA256SUMS"
+policy_states $mnt/bigprog.tagged $mnt/stepper.tagged $mnt/data.tagged
+
+# References, computed from untagged copies before any injection.
+cp $mnt/data.tagged /tmp/data.ref
+cp $mnt/bigprog.tagged /tmp/bigprog.ref
+ref_bigprog=$(/tmp/bigprog.ref)
+stepper_start $mnt/stepper.none /tmp/stepper.ref
+stepper_part /tmp/stepper.ref 1 && kill -USR1 $stepper &&
+	stepper_part /tmp/stepper.ref 2 && kill -USR1 $stepper &&
+	stepper_part /tmp/stepper.ref 3
+kill $stepper
+wait $stepper 2>/dev/null
+check "the untagged stepper ran its 3 parts" grep -q '^part 3 ' /tmp/stepper.ref
+diag "reference: $ref_bigprog; stepper $(tr '\n' ' ' </tmp/stepper.ref)"
+
+# The tagged stepper runs part 1 before injection.
+drop_caches
+stepper_start $mnt/stepper.tagged /tmp/stepper.out
+stepper_part /tmp/stepper.out 1
+check_eq() { # DESCRIPTION GOT WANT
+	if [ -n "$2" ] && [ "$2" = "$3" ]; then ok "$1"; else
+		not_ok "$1"
+		diag "got '$2', want '$3'"
+	fi
+}
+check_eq "stepper.tagged part 1 (before injection) computes as the untagged copy" \
+	"$(checksum /tmp/stepper.out 1)" "$(checksum /tmp/stepper.ref 1)"
+stat_json /tmp/stepper1.json $stepper
+
+# Injection on, cold cache.
+drop_caches
+fallback0=$(fallbacks)
+logs0=$(fallback_logs)
+inject_on
+t0=$(uptime_cs)
+set=""
+for k in $knobs; do set="$set $k=$(cat $fi/$k)"; done
+check_eq "fail_page_alloc set" "$set" \
+	" probability=100 times=-1 min-order=4 ignore-gfp-wait=N ignore-gfp-highmem=N task-filter=N verbose=0"
+
+out=$($mnt/bigprog.tagged 2>&1)
+check_eq "bigprog.tagged from a cold cache runs to completion under injection" \
+	"$out" "$ref_bigprog"
+kill -USR1 $stepper
+stepper_part /tmp/stepper.out 2
+check_eq "running stepper.tagged faults in new text (part 2) under injection" \
+	"$(checksum /tmp/stepper.out 2)" "$(checksum /tmp/stepper.ref 2)"
+check "read() of data.tagged (cold) equals the tmpfs copy under injection" \
+	cmp $mnt/data.tagged /tmp/data.ref
+drop_caches
+check "every file matches SHA256SUMS under injection (cold)" \
+	sh -c "cd $mnt && sha256sum -c SHA256SUMS"
+
+t1=$(uptime_cs)
+inject_off
+fallback1=$(fallbacks)
+logs1=$(fallback_logs)
+under=$((t1 - t0))
+diag "time under injection: $((under / 100)).$((under % 100 / 10))s"
+diag "thp_file_pref_fallback: $fallback0 -> $fallback1 ($((fallback1 - fallback0)) fallbacks under injection)"
+check "the injection fired: thp_file_pref_fallback rose" \
+	test "${fallback1:-0}" -gt "${fallback0:-0}"
+check "the fallback is logged" test "$logs1" -gt "$logs0"
+dmesg | grep "using smaller folios" | tail -2 | sed -e 's/^/# log: /'
+
+# What part 2 faulted in under injection: new text, on small folios.
+stat_json /tmp/stepper2.json $stepper
+text1=$(json_u64 /tmp/stepper1.json text_bytes)
+text2=$(json_u64 /tmp/stepper2.json text_bytes)
+big1=$(big_bytes /tmp/stepper1.json)
+big2=$(big_bytes /tmp/stepper2.json)
+diag "stepper part 1: text $text1, in folios >= 64K $big1; after part 2: $text2, $big2"
+check "part 2 faulted in at least 1 MiB of new text, under 10% of it in folios >= 64K" \
+	test $((text2 - text1)) -ge 1048576 -a $(((big2 - big1) * 10)) -lt $((text2 - text1))
+
+# Injection off: newly faulted text is in policy-sized folios again.
+kill -USR1 $stepper
+stepper_part /tmp/stepper.out 3
+check_eq "stepper.tagged part 3 after injection computes as the untagged copy" \
+	"$(checksum /tmp/stepper.out 3)" "$(checksum /tmp/stepper.ref 3)"
+stat_json /tmp/stepper3.json $stepper
+text3=$(json_u64 /tmp/stepper3.json text_bytes)
+big3=$(big_bytes /tmp/stepper3.json)
+diag "after part 3: text $text3, in folios >= 64K $big3"
+check "part 3 (after injection): at least 90% of its new text in folios >= 64K" \
+	test $((text3 - text2)) -ge 1048576 -a $(((big3 - big2) * 10)) -ge $(((text3 - text2) * 9))
+kill $stepper
+wait $stepper 2>/dev/null
+if run_bigprog $mnt/bigprog.tagged /tmp/bigprog.json; then
+	text=$(json_u64 /tmp/bigprog.json text_bytes)
+	big=$(big_bytes /tmp/bigprog.json)
+else
+	text=0 big=0
+fi
+diag "bigprog.tagged after injection, cold: text $text, in folios >= 64K $big ($(folio_summary /tmp/bigprog.json))"
+check "bigprog.tagged from a cold cache after injection: at least 90% of its text in folios >= 64K" \
+	test "$text" -gt 0 -a $((big * 10)) -ge $((text * 9))
+
+# Real memory pressure: a hog holds all but 128 MiB of what is available,
+# in 4K pages (no anonymous THP), so that what is free is fragmented.
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+thp_was=$(sed -e 's/.*\[\(.*\)\].*/\1/' $thp)
+echo never >$thp
+drop_caches
+avail=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
+hog=$((avail - 128))
+(echo 1000 >/proc/self/oom_score_adj && exec vmhelper hog $hog) >/tmp/hog.out 2>&1 &
+hog_pid=$!
+if wait_for /tmp/hog.out "hog ready" 6000; then
+	ok "a hog holds $hog MiB of the $avail MiB available"
+else
+	not_ok "a hog holds $hog MiB of the $avail MiB available"
+	diag "hog: $(cat /tmp/hog.out)"
+fi
+grep -E '^(MemFree|MemAvailable|Cached):' /proc/meminfo | tr -s ' ' | sed -e 's/^/# /'
+fallback2=$(fallbacks)
+t0=$(uptime_cs)
+drop_caches
+out=$($mnt/bigprog.tagged 2>&1)
+check_eq "bigprog.tagged from a cold cache runs to completion under memory pressure" \
+	"$out" "$ref_bigprog"
+check "read() of data.tagged (cold) equals the tmpfs copy under memory pressure" \
+	cmp $mnt/data.tagged /tmp/data.ref
+drop_caches
+check "every file matches SHA256SUMS under memory pressure (cold)" \
+	sh -c "cd $mnt && sha256sum -c SHA256SUMS"
+t1=$(uptime_cs)
+under=$((t1 - t0))
+diag "under memory pressure: $((under / 100)).$((under % 100 / 10))s," \
+	"thp_file_pref_fallback +$(($(fallbacks) - fallback2))"
+check "the hog held its memory throughout (not OOM-killed)" kill -0 $hog_pid
+kill $hog_pid
+wait $hog_pid 2>/dev/null
+echo "$thp_was" >$thp
+check "umount" umount $mnt
+[ $failed = 0 ]

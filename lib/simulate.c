@@ -43,6 +43,7 @@ struct sim {
 	uint64_t npages; /* pages holding file data */
 	uint64_t nslots; /* room for folios reaching past EOF */
 	unsigned int min_order, max_order, pmd_order, cont_order;
+	unsigned int pref_order; /* mapping_pref_folio_order(), 0 for none */
 
 	uint64_t *head; /* first page of the folio caching each page */
 	uint8_t *order; /* at the head */
@@ -163,9 +164,10 @@ static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
 	uint64_t index = ractl->index;
 	uint64_t limit = (s->size - 1) / s->p->page_size;
 	uint64_t mark = index + ra->size - ra->async_size;
+	uint64_t min_ra_size = s->pref_order ? min_nr : max_u64(4, min_nr);
 	int err = 0;
 
-	if (ra->size < max_u64(4, min_nr))
+	if (ra->size < min_ra_size)
 		goto fallback;
 
 	limit = min_u64(limit, index + ra->size - 1);
@@ -177,6 +179,9 @@ static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
 		new_order = ilog2_u64(ra->size);
 	if (new_order < s->min_order)
 		new_order = s->min_order;
+	/* A window sized for the preferred order gets it (patch 1). */
+	new_order =
+		max_u64(new_order, min_u64(s->pref_order, ilog2_u64(ra->size)));
 
 	ractl->index = round_down_u64(index, min_nr);
 	index = ractl->index;
@@ -253,17 +258,38 @@ static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
 	page_cache_ra_order(s, ractl, order);
 }
 
+/*
+ * do_exec_folio_readahead() of the execfolio series (patch 2): the
+ * naturally aligned folio of the preferred order around the fault,
+ * bounded to the part of the file the VMA maps, read with a window of its
+ * own (no async mark, the file's readahead state untouched).
+ */
+static void do_exec_folio_readahead(struct sim *s, const struct vma *vma,
+				    uint64_t page)
+{
+	uint64_t nr = 1ull << s->pref_order;
+	uint64_t start = round_down_u64(page, nr);
+	uint64_t first = max_u64(start, vma->first);
+	uint64_t end = min_u64(start + nr, vma->last + 1);
+	struct ra_state window = { .start = first, .size = end - first };
+	struct ractl ractl = { .index = first, .ra = &window };
+
+	page_cache_ra_order(s, &ractl, s->pref_order);
+}
+
 static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
-				   uint64_t page, bool exec)
+				   uint64_t page, int vma_idx, bool exec)
 {
 	struct ractl ractl = { .index = page, .ra = ra };
 	unsigned int ra_pages = s->p->ra_pages;
 
-	if (exec && s->p->mode != EXECFOLIO_SIM_STOCK) {
-		/* The seed's hook, and ours with the mapping's min order. */
-		unsigned int order = s->p->mode == EXECFOLIO_SIM_EXEC_ORDER ?
-					     s->p->order :
-					     s->min_order;
+	if (exec && s->pref_order && ra_pages) {
+		do_exec_folio_readahead(s, &s->vmas[vma_idx], page);
+		return;
+	}
+	if (exec && s->p->mode == EXECFOLIO_SIM_EXEC_ORDER) {
+		/* The seed's hook: a fixed order for every exec fault. */
+		unsigned int order = s->p->order;
 
 		ra->size = 1ull << order;
 		ra->async_size = 0;
@@ -285,12 +311,15 @@ static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
 }
 
 static void do_async_mmap_readahead(struct sim *s, struct ra_state *ra,
-				    uint64_t page)
+				    uint64_t page, bool exec)
 {
 	struct ractl ractl = { .index = page, .ra = ra };
 	uint64_t head = s->head[page];
 
 	if (!s->p->ra_pages)
+		return;
+	/* Text with a preferred folio order gets no async readahead. */
+	if (exec && s->pref_order)
 		return;
 	if (ra->mmap_miss)
 		ra->mmap_miss--;
@@ -335,6 +364,33 @@ static void map_page(struct sim *s, uint64_t page, int vma_idx)
 		s->text_map[i] = vma_idx;
 		s->pmd_mapped[i] = 1;
 	}
+}
+
+/*
+ * finish_fault() of the execfolio series (patch 3): a read fault on text
+ * with a preferred folio order maps the whole folio when it lies inside
+ * the VMA and one page table and none of its pages is mapped yet.
+ */
+static bool map_whole_folio(struct sim *s, uint64_t page, int vma_idx)
+{
+	const struct vma *vma = &s->vmas[vma_idx];
+	uint64_t head = s->head[page], nr = 1ull << s->order[head], i;
+	uint64_t table = 1ull << s->pmd_order;
+	uint64_t va = (uint64_t)((int64_t)head + vma->delta);
+
+	if (nr == 1 || head < vma->first || head + nr - 1 > vma->last ||
+	    round_down_u64(va, table) != round_down_u64(va + nr - 1, table))
+		return false;
+	for (i = head; i < head + nr; i++)
+		if (mapped(s, i, vma_idx))
+			return false;
+	if (folio_pmd_mappable(s, head, vma)) {
+		map_page(s, page, vma_idx);
+		return true;
+	}
+	for (i = head; i < head + nr; i++)
+		s->text_map[i] = vma_idx;
+	return true;
 }
 
 /* do_fault_around() + filemap_map_pages(): map what is cached nearby. */
@@ -384,6 +440,7 @@ static int fault(struct sim *s, const struct execfolio_sim_touch *t)
 {
 	uint64_t page = t->page, min_nr = 1ull << s->min_order;
 	int vma = find_vma(s, page);
+	bool exec = (size_t)vma + 1 < s->nvmas;
 	struct ra_state *ra = stream(s, t->stream);
 
 	if (!ra)
@@ -396,15 +453,17 @@ static int fault(struct sim *s, const struct execfolio_sim_touch *t)
 			return 0;
 	}
 	if (present(s, page)) {
-		do_async_mmap_readahead(s, ra, page);
+		do_async_mmap_readahead(s, ra, page, exec);
 	} else {
 		s->r->major_faults++;
-		do_sync_mmap_readahead(s, ra, page, (size_t)vma + 1 < s->nvmas);
+		do_sync_mmap_readahead(s, ra, page, vma, exec);
 		if (!present(s, page) &&
 		    add_folio(s, round_down_u64(page, min_nr), s->min_order,
 			      false))
 			return -ENOMEM;
 	}
+	if (exec && s->pref_order && map_whole_folio(s, page, vma))
+		return 0;
 	map_page(s, page, vma);
 	return 0;
 }
@@ -528,8 +587,13 @@ static int setup(struct sim *s, const struct execfolio_sim_file *file)
 	s->max_order = execfolio_max_order(ps);
 	s->pmd_order = ilog2_u64(ps) - 3;
 	s->cont_order = ps < (64u << 10) ? ilog2_u64((64u << 10) / ps) : 0;
-	s->min_order = s->p->mode == EXECFOLIO_SIM_POLICY ? s->p->order : 0;
-	if (s->min_order > s->max_order)
+	/*
+	 * The policy is a preferred order (patch 1): no minimum, and
+	 * mapping_pref_folio_order() is 0 unless above the minimum.
+	 */
+	s->min_order = 0;
+	s->pref_order = s->p->mode == EXECFOLIO_SIM_POLICY ? s->p->order : 0;
+	if (s->pref_order > s->max_order)
 		return -EINVAL;
 	s->nslots = s->npages + (1ull << s->max_order);
 	s->nslots = round_down_u64(s->nslots, 1ull << s->max_order);

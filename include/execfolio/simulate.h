@@ -12,8 +12,13 @@
  * a marked folio (page_cache_async_ra, order growth by 2 in
  * page_cache_ra_order), the fallback to order-0 readahead when part of a
  * window is cached, fault-around mapping of cached folios (skipping marked
- * ones), PMD mapping of aligned PMD-sized folios, and the mapping minimum
- * order a policy sets. Not modelled: memory pressure (nothing is evicted),
+ * ones), PMD mapping of aligned PMD-sized folios, and what the execfolio
+ * kernel series does for a file with a policy (a preferred folio order,
+ * not a minimum): an exec fault reads the naturally aligned folio of that
+ * order, bounded to the VMA, with a window of its own and no async
+ * readahead, and maps the whole folio when it lies inside the VMA and one
+ * page table; readahead windows get folios of the preferred order where
+ * they fit. Not modelled: memory pressure (nothing is evicted),
  * read(2) (every touch is a read fault), VM_RAND_READ/VM_SEQ_READ/
  * VM_HUGEPAGE madvise hints, allocation failure.
  */
@@ -34,7 +39,7 @@ enum execfolio_sim_mode {
 	EXECFOLIO_SIM_STOCK,
 	/* Option one: exec faults read an aligned folio of a fixed order. */
 	EXECFOLIO_SIM_EXEC_ORDER,
-	/* This policy: mapping minimum order, exec faults read one folio. */
+	/* This policy: a preferred order, exec faults read one folio. */
 	EXECFOLIO_SIM_POLICY,
 };
 
@@ -45,7 +50,8 @@ struct execfolio_sim_params {
 	enum execfolio_sim_mode mode;
 	/*
 	 * EXEC_ORDER: the order exec faults read (4 for 64K at 4K pages).
-	 * POLICY: the mapping's minimum order (execfolio_order() of the size).
+	 * POLICY: the mapping's preferred order (execfolio_order() of the
+	 * size).
 	 */
 	unsigned int order;
 };

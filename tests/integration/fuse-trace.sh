@@ -48,9 +48,10 @@ check_eq "option one: read, mapped, cont-aligned, faults" "[131072,69632,65536,2
 	"$(q '.total["opt-one"] | [.read_bytes, .text_bytes, .cont_aligned_64k_bytes, .major_faults]')"
 check_eq "option one: TLB entries" "[1,1,0]" \
 	"$(q '.total["opt-one"] | [.tlb_pte, .tlb_contpte, .tlb_pmd]')"
-# 2m: clamped to the 1M file, one order-8 folio, 32 pages mapped of it
-check_eq "2m policy clamped to the file: one 1M folio, partly mapped" \
-	"[1048576,1048576,131072,131072,0,2]" \
+# 2m: clamped to the 1M file, one order-8 folio, mapped whole by the exec
+# fault (the series maps the whole preferred folio inside the VMA)
+check_eq "2m policy clamped to the file: one 1M folio, mapped whole" \
+	"[1048576,1048576,0,1048576,0,2]" \
 	"$(q '.total["2m"] | [.read_bytes, .cache_bytes, .partial_bytes, .cont_aligned_64k_bytes, .pmd_mapped_bytes, .tlb_contpte]')"
 check_eq "as-set is stock for a file without a policy" \
 	"$(q '.total.stock')" "$(q '.total["as-set"]')"

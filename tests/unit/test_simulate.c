@@ -133,7 +133,11 @@ static void test_policy_pmd(void **state)
 	assert_int_equal(r.cont_eligible, 512);
 }
 
-/* The folio at EOF: 64K cached, only the 4464 bytes up to EOF read. */
+/*
+ * The folio at EOF: the exec fault's window is bounded by the VMA (pages
+ * 16..17), so one 8K folio is read (the 4464 bytes up to EOF) and mapped
+ * whole.
+ */
 static void test_policy_eof(void **state)
 {
 	static const struct execfolio_sim_segment seg = { 0, 0, 70000 };
@@ -141,15 +145,17 @@ static void test_policy_eof(void **state)
 	struct execfolio_sim_result r;
 
 	run(70000, &seg, 1, pages, 1, EXECFOLIO_SIM_POLICY, 4, &r);
-	assert_int_equal(r.cache_bytes, 65536);
+	assert_int_equal(r.cache_bytes, 8192);
 	assert_int_equal(r.read_bytes, 70000 - 65536);
-	/* Only page 17 of folio 16..31 is mapped: partial. */
-	assert_int_equal(r.partial, 1);
+	assert_int_equal(r.aligned[1], 2);
+	assert_int_equal(r.partial, 0);
 }
 
 /*
- * The policy's minimum order also shapes non-exec reads: a fault outside
- * the exec segment gets read-around in 64K folios aligned down, [80, 128).
+ * The preferred order also shapes non-exec reads: a fault outside the exec
+ * segment gets stock read-around, [84, 116), in the largest folios up to
+ * 64K that its alignment allows: 16K at 84, 32K at 88, 64K at 96, 16K at
+ * 112 (page_cache_ra_order of the series).
  */
 static void test_policy_data_fault(void **state)
 {
@@ -160,7 +166,42 @@ static void test_policy_data_fault(void **state)
 	run(1 << 20, &seg, 1, pages, 1, EXECFOLIO_SIM_POLICY, 4, &r);
 	assert_int_equal(r.text_touched_pages, 0);
 	assert_int_equal(r.text_mapped_pages, 0);
-	assert_int_equal(r.cache_bytes, 48 * PAGE);
+	assert_int_equal(r.cache_bytes, 32 * PAGE);
+}
+
+/*
+ * One touch of text with a 64K preference: the exec fault reads the
+ * aligned 64K folio and maps all of it (patch 3 of the series), so the
+ * block is one contpte entry at once.
+ */
+static void test_policy_whole_folio(void **state)
+{
+	static const uint64_t pages[] = { 100 };
+	struct execfolio_sim_result r;
+
+	run(1 << 20, &whole_1m, 1, pages, 1, EXECFOLIO_SIM_POLICY, 4, &r);
+	assert_int_equal(r.major_faults, 1);
+	assert_int_equal(r.read_bytes, 16 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 16);
+	assert_int_equal(r.aligned[4], 16);
+	assert_int_equal(r.cont_aligned, 16);
+	assert_int_equal(r.tlb_contpte, 1);
+}
+
+/*
+ * The exec fault's read is bounded to the VMA: text ends at page 40, so a
+ * fault at 33 reads [32, 40) as one 32K folio, not 64K.
+ */
+static void test_policy_vma_bound(void **state)
+{
+	static const struct execfolio_sim_segment seg = { 0, 0, 40 * PAGE };
+	static const uint64_t pages[] = { 33 };
+	struct execfolio_sim_result r;
+
+	run(1 << 20, &seg, 1, pages, 1, EXECFOLIO_SIM_POLICY, 4, &r);
+	assert_int_equal(r.read_bytes, 8 * PAGE);
+	assert_int_equal(r.aligned[3], 8);
+	assert_int_equal(r.text_mapped_pages, 8);
 }
 
 /* Virtual address one page off the file offset: full but unaligned. */
@@ -240,6 +281,8 @@ int main(void)
 		cmocka_unit_test(test_policy_pmd),
 		cmocka_unit_test(test_policy_eof),
 		cmocka_unit_test(test_policy_data_fault),
+		cmocka_unit_test(test_policy_whole_folio),
+		cmocka_unit_test(test_policy_vma_bound),
 		cmocka_unit_test(test_unaligned),
 		cmocka_unit_test(test_mmap_lotsamiss),
 		cmocka_unit_test(test_no_segments),

@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# fidelity-compare.sh OUTDIR EXECFOLIOFS
+#
+# TAP: the report of execfoliofs (the program EXECFOLIOFS, run here on the
+# trace the guest recorded) against the real tables execfolio stat measured
+# in the guests (fidelity-run.sh: OUTDIR/patched and OUTDIR/stock), row by
+# row of the seed's table, each as a share of the mapped text: the 64k
+# column against the patched kernel with every file tagged 64k, the stock
+# column against the stock kernel.  A row passes when the two differ by at
+# most FIDELITY_PP percentage points (5).
+set -u
+out=$1
+efs=$2
+tol=${FIDELITY_PP:-5}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The lines of block NAME of a guest's TAP, without the "# ".
+block() { # TAP NAME
+	awk -v b="# fidelity-begin $2" -v e="# fidelity-end $2" '
+		$0 == b { on = 1; next }
+		$0 == e { on = 0 }
+		on { sub(/^# ?/, ""); print }' "$1" 2>/dev/null
+}
+
+# "LABEL PERCENT" per row of an execfolio stat table on stdin, the
+# percentages of the mapped text to two decimals.
+real_rows() {
+	awk '$1 == "text" && $3 == "kB" { text = $2 }
+		$3 == "kB" && $1 != "text" && $1 != "cont-eligible-64kB" {
+			label[++n] = $1; kb[n] = $2 }
+		/^cont-aligned share: [0-9.]+%/ { share = $3; sub(/%/, "", share) }
+		END {
+			if (!text)
+				exit
+			for (i = 1; i <= n; i++)
+				printf "%s %.2f\n", label[i], text ? 100 * kb[i] / text : 0
+			printf "cont-aligned-share %.2f\n", share
+		}'
+}
+
+# The same rows from column COLUMN of a report --json on stdin.
+report_rows() { # COLUMN
+	jq -r --arg c "$1" '.total[$c] as $t | ($t.text_bytes) as $x |
+		def pct(v): if $x > 0 then (v // 0) * 100 / $x else 0 end;
+		def row(l; v): "\(l) \(pct(v) * 100 | round / 100)";
+		row("base-page-4kB"; $t.aligned["4096"]),
+		(range(1; 10) as $o | (4096 * pow(2; $o) | floor) as $s |
+			row("thp-aligned-\($s / 1024)kB"; $t.aligned["\($s)"])),
+		(range(1; 10) as $o | (4096 * pow(2; $o) | floor) as $s |
+			row("thp-unaligned-\($s / 1024)kB"; $t.unaligned["\($s)"])),
+		row("thp-partial"; $t.partial_bytes),
+		row("thp-pmd-mapped-2048kB"; $t.pmd_mapped_bytes),
+		row("cont-aligned-64kB"; $t.cont_aligned_64k_bytes),
+		"cont-aligned-share \(if $t.cont_eligible_64k_bytes > 0 then
+			($t.cont_aligned_64k_bytes * 10000 / $t.cont_eligible_64k_bytes |
+			round / 100) else 0 end)"'
+}
+
+tap_patched=$out/patched/fidelity.sh.tap
+tap_stock=$out/stock/fidelity.sh.tap
+block "$tap_patched" trace >"$tmp/trace"
+block "$tap_patched" real-64k | real_rows >"$tmp/real-64k"
+block "$tap_stock" real-stock | real_rows >"$tmp/real-stock"
+
+if [ ! -s "$tmp/trace" ] ||
+	! "$efs" --report --json "$tmp/trace" >"$tmp/report.json" 2>"$tmp/err"; then
+	echo "1..1"
+	echo "not ok 1 - no report from the guest's trace (see $tap_patched)"
+	sed -e 's/^/# /' "$tmp/err" 2>/dev/null
+	exit 1
+fi
+report_rows 64k <"$tmp/report.json" >"$tmp/pred-64k"
+report_rows stock <"$tmp/report.json" >"$tmp/pred-stock"
+
+# One line per row that either side has (base pages, partial folios and
+# the cont-aligned rows always): "COLUMN LABEL PREDICTED REAL".
+for c in 64k stock; do
+	if [ -s "$tmp/real-$c" ]; then
+		awk -v c=$c 'NR == FNR { p[$1] = $2; next }
+			$2 > 0 || p[$1] > 0 || $1 ~ /base-page|partial|cont-aligned/ {
+				print c, $1, p[$1] + 0, $2 }' \
+			"$tmp/pred-$c" "$tmp/real-$c"
+	else
+		echo "$c missing - -"
+	fi
+done >"$tmp/rows"
+
+echo "1..$(wc -l <"$tmp/rows")"
+awk -v tol="$tol" '
+	$2 == "missing" {
+		printf "not ok %d - %s: no real table from the guest\n", NR, $1
+		bad = 1; next
+	}
+	{
+		d = $3 - $4; if (d < 0) d = -d
+		what = sprintf("%s %s: predicted %.1f%%, real %.1f%% (%.1f pp)",
+			$1 == "64k" ? "this policy at 64k," : "stock 6.12,", $2, $3, $4, d)
+		if (d <= tol) printf "ok %d - %s\n", NR, what
+		else { printf "not ok %d - %s\n", NR, what; bad = 1 }
+	}
+	END { exit bad }' "$tmp/rows"
+status=$?
+for c in 64k stock; do
+	echo "# $c: predicted read $(jq ".total[\"$c\"].read_bytes" "$tmp/report.json") bytes," \
+		"page cache $(jq ".total[\"$c\"].cache_bytes" "$tmp/report.json") bytes;" \
+		"real: $(sed -n "s/.*read from disk \([0-9]*\) bytes, page cache grew by \([0-9]*\) bytes.*/read \1 bytes, page cache grew \2 bytes (whole run, all files)/p" \
+		"$out/$([ $c = 64k ] && echo patched || echo stock)/fidelity.sh.tap" 2>/dev/null | tail -1)"
+done
+exit $status

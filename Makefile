@@ -97,6 +97,7 @@ all: $(BIN)/execfolio
 -include fs/kernel.mk
 -include tests/vm/vm.mk
 -include tests/vm/suite.mk
+-include tests/vm/fidelity.mk
 -include tests/vm/faults.mk
 -include bench/bench.mk
 -include tests/fuzz/fuzz.mk

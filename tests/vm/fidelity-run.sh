@@ -34,7 +34,7 @@ for run; do
 		;;
 	esac
 	[ -f "$kernel" ] || {
-		echo "fidelity-run: no kernel $kernel: run make kernel ARCH=arm64 KCONFIG=test${run#patched}" >&2
+		echo "fidelity-run: no kernel $kernel: run make kernel ARCH=arm64 KCONFIG=test$([ $run = stock ] && echo " KSERIES=stock")" >&2
 		exit 1
 	}
 	# The guest writes to the disk only through its own mounts: give

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The vm-fidelity tier: does execfoliofs's report predict what the kernels
+# really do (issue 7)?  Debian's sqlite3 running tests/vm/fidelity-workload.sql
+# in the arm64 guest, traced under execfoliofs on the patched test kernel
+# and measured with execfolio stat from XFS, tagged 64k on the patched
+# kernel and untagged on the stock one (tests/vm/guest/fidelity.sh); the
+# report's 64k and stock columns against the real tables, row by row
+# (tests/vm/fidelity-compare.sh).
+#
+#   make check-vm-fidelity
+
+SQLITE_TREE := $(VM_DIR)/arm64/sqlite-tree
+FIDELITY_DIR := $(VM_DIR)/arm64/fidelity
+
+# Debian's sqlite3 for arm64 with its dependencies.
+$(SQLITE_TREE).stamp: tests/workloads/debian-tree.sh
+	@echo "  TREE     $(SQLITE_TREE) (sqlite3)"
+	$(Q)rm -rf $(SQLITE_TREE) $(SQLITE_TREE).tmp
+	$(Q)sh $< arm64 $(SQLITE_TREE).tmp sqlite3 >/dev/null
+	$(Q)mv $(SQLITE_TREE).tmp $(SQLITE_TREE) && touch $@
+
+.PHONY: check-vm-fidelity
+CHECK_TIERS += vm-fidelity
+
+# $(call vm_fidelity_fail,REASON): record a run that could not be set up.
+vm_fidelity_fail = mkdir -p $(RESULTS)/vm-fidelity && \
+	printf '1..1\nnot ok 1 - %s\n' "$(1)" > $(RESULTS)/vm-fidelity/setup.tap
+
+check-vm-fidelity: all
+	@if ! { $(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=test && \
+		$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=test KSERIES=stock && \
+		$(MAKE) --no-print-directory vm-guest $(BUILD)/arm64/bin/execfoliofs ARCH=arm64 && \
+		$(MAKE) --no-print-directory $(SQLITE_TREE).stamp && \
+		$(TOP)/tests/vm/fidelity-run.sh $(FIDELITY_DIR); }; then \
+		$(call vm_fidelity_fail,arm64: kernels / guest programs / sqlite3 tree / VM setup failed); \
+		exit 0; \
+	fi; \
+	for r in patched stock; do \
+		$(TAP_RUN) vm-fidelity/$$r-console $(TOP)/tests/vm/console-tap.sh $(FIDELITY_DIR)/$$r; \
+		$(TAP_RUN) vm-fidelity/$$r-guest $(TOP)/tests/vm/vm-tap.sh $(FIDELITY_DIR)/$$r fidelity.sh; \
+	done; \
+	$(TAP_RUN) vm-fidelity/compare $(TOP)/tests/vm/fidelity-compare.sh \
+		$(FIDELITY_DIR) $(BIN)/execfoliofs

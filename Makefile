@@ -99,6 +99,7 @@ all: $(BIN)/execfolio
 -include tests/vm/suite.mk
 -include tests/vm/fidelity.mk
 -include tests/vm/faults.mk
+-include tests/vm/robust.mk
 -include bench/bench.mk
 -include tests/fuzz/fuzz.mk
 

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The robustness tier: data integrity and concurrency of files cached under
+# the exec folio policy, in the arm64 and x86_64 test kernels (issue 5).
+#
+#   make check-vm-robust        each test kernel boots once and runs
+#                               guest/robust-fsx.sh (fsx on files under the
+#                               mount default, 64k, 2m and a changing xattr)
+#                               and guest/robust-stress.sh (xattr changes
+#                               against exec, mmap, read and truncate); then
+#                               xfs_repair -n checks the disk on the host
+#   make vm-robust-guest ARCH=A the guest programs, with fsx
+#
+# robust-run.sh makes the disk (mkfs.execfolio), the initramfs and the run.
+
+ROBUST_TESTS := robust-fsx.sh robust-stress.sh
+
+$(BIN)/fsx: tests/vm/guest/fsx.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+.PHONY: vm-robust-guest check-vm-robust
+CHECK_TIERS += vm-robust
+vm-robust-guest: vm-guest $(BIN)/fsx
+
+# $(call vm_robust_fail,NAME,REASON): record a run that could not be set up.
+vm_robust_fail = mkdir -p $(RESULTS)/vm-robust && \
+	printf '1..1\nnot ok 1 - %s\n' "$(2)" > $(RESULTS)/vm-robust/$(1).tap
+
+check-vm-robust: all
+	@for a in $(VM_ARCHES); do \
+		k=$(BUILD)/$$a/$$(test $$a = arm64 && echo Image || echo bzImage); \
+		d=$(VM_DIR)/$$a; mkdir -p $$d; \
+		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=test && \
+			$(MAKE) --no-print-directory vm-robust-guest ARCH=$$a && \
+			$(TOP)/tests/vm/robust-run.sh $$a $$k $$d/robust $(ROBUST_TESTS); }; then \
+			$(call vm_robust_fail,$$a-setup,$$a: kernel / guest programs / disk / VM setup failed); \
+			continue; \
+		fi; \
+		$(TAP_RUN) vm-robust/$$a-console $(TOP)/tests/vm/console-tap.sh $$d/robust; \
+		for t in $(ROBUST_TESTS); do \
+			$(TAP_RUN) vm-robust/$$a-$${t%.sh} $(TOP)/tests/vm/vm-tap.sh $$d/robust $$t; \
+		done; \
+		$(TAP_RUN) vm-robust/$$a-repair $(TOP)/tests/vm/robust-repair.sh $$d/robust.disk.img; \
+	done

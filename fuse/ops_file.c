@@ -92,7 +92,8 @@ void efs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct fuse_bufvec buf = FUSE_BUFVEC_INIT(size);
 
 	if (efs.trace)
-		efs_trace_read(efs_inode(ino), file, off, size);
+		efs_trace_read(efs_inode(ino), file, off, size,
+			       fuse_req_ctx(req)->pid);
 	buf.buf[0].flags = FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK;
 	buf.buf[0].fd = file->fd;
 	buf.buf[0].pos = off;

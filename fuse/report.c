@@ -139,7 +139,8 @@ static int add_file(struct report *r, unsigned int line, uint32_t id,
 	return 0;
 }
 
-static int add_touch(struct rfile *f, uint64_t page, uint32_t stream)
+static int add_touch(struct rfile *f, uint64_t page, uint32_t stream,
+		     bool syscall)
 {
 	if (f->ntouches == f->cap) {
 		size_t n = f->cap ? 2 * f->cap : 64;
@@ -153,6 +154,7 @@ static int add_touch(struct rfile *f, uint64_t page, uint32_t stream)
 	}
 	f->touches[f->ntouches].page = page;
 	f->touches[f->ntouches].stream = stream;
+	f->touches[f->ntouches].syscall = syscall;
 	f->ntouches++;
 	return 0;
 }
@@ -161,7 +163,7 @@ static int parse_line(struct report *r, unsigned int line, char *buf)
 {
 	unsigned long long a, b, c;
 	unsigned int id, stream, mode;
-	char policy[32], source[16];
+	char policy[32], source[16], cause[16];
 	struct rfile *f;
 	int n = 0;
 
@@ -189,15 +191,21 @@ static int parse_line(struct report *r, unsigned int line, char *buf)
 		f->nsegs++;
 		return 0;
 	}
-	if (sscanf(buf, "read %u %u %llu %llu", &id, &stream, &a, &b) == 4) {
+	/* CAUSE is optional: traces before it was recorded are faults. */
+	n = sscanf(buf, "read %u %u %llu %llu %15s", &id, &stream, &a, &b,
+		   cause);
+	if (n >= 4) {
+		bool syscall = n == 5 && !strcmp(cause, "syscall");
 		uint64_t page;
 
+		if (n == 5 && !syscall && strcmp(cause, "fault"))
+			return fail(r, line, "unknown read cause");
 		f = file_of_id(r, id);
 		if (!f)
 			return fail(r, line, "read of an undescribed file");
 		for (page = a / r->page_size;
 		     b && page <= (a + b - 1) / r->page_size; page++)
-			if (add_touch(f, page, stream))
+			if (add_touch(f, page, stream, syscall))
 				return -ENOMEM;
 		return 0;
 	}

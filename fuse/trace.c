@@ -8,12 +8,16 @@
  *   page_size BYTES
  *   file ID SIZE MODE POLICY SOURCE PATH
  *   seg ID OFFSET VADDR FILESZ        executable PT_LOAD segments of ID
- *   read ID STREAM OFFSET LENGTH      STREAM: one per open(2)
+ *   read ID STREAM OFFSET LENGTH CAUSE
+ *                                     STREAM: one per open(2); CAUSE:
+ *                                     fault or syscall (see read_cause())
  *
  * A file is described just before its first read; PATH (relative to the
  * backing directory, with \\ and \n escaped) is the last field.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,18 +133,50 @@ static void describe(struct efs_trace *t, struct efs_inode *inode)
 	execfolio_elf_free(&elf);
 }
 
+/*
+ * Why the kernel reads the page: FUSE does not say, but the task that
+ * needs it is blocked until we answer, and /proc/TID/syscall shows "-1 SP
+ * PC" for a task in a page fault and the number of the system call
+ * (read(2), pread(2), execve(2)...) otherwise. The readahead the kernel
+ * does differs between the two. "fault" when it cannot be told.
+ */
+static const char *read_cause(pid_t tid)
+{
+	char path[64], buf[64];
+	ssize_t n;
+	long nr;
+	int fd;
+
+	if (tid <= 0)
+		return "fault";
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return "fault";
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return "fault";
+	buf[n] = '\0';
+	if (sscanf(buf, "%ld", &nr) != 1 || nr < 0)
+		return "fault";
+	return "syscall";
+}
+
 void efs_trace_read(struct efs_inode *inode, const struct efs_file *file,
-		    off_t off, size_t len)
+		    off_t off, size_t len, pid_t tid)
 {
 	struct efs_trace *t = efs.trace;
+	const char *cause;
 
 	if (!S_ISREG(inode->mode))
 		return;
+	cause = read_cause(tid);
 	pthread_mutex_lock(&t->lock);
 	if (!inode->trace_id)
 		describe(t, inode);
-	fprintf(t->out, "read %u %u %lld %zu\n", inode->trace_id, file->stream,
-		(long long)off, len);
+	fprintf(t->out, "read %u %u %lld %zu %s\n", inode->trace_id,
+		file->stream, (long long)off, len, cause);
 	pthread_mutex_unlock(&t->lock);
 }
 

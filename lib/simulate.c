@@ -22,6 +22,7 @@ struct ra_state {
 	uint64_t size;
 	uint64_t async_size;
 	unsigned int mmap_miss;
+	uint64_t prev_index; /* prev_pos >> PAGE_SHIFT; NO_FOLIO: none yet */
 };
 
 /* struct readahead_control: the window being built. */
@@ -258,6 +259,98 @@ static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
 	page_cache_ra_order(s, ractl, order);
 }
 
+static uint64_t get_init_ra_size(uint64_t size, uint64_t max)
+{
+	uint64_t newsize = 1;
+
+	while (newsize < size)
+		newsize <<= 1;
+	if (newsize <= max / 32)
+		return newsize * 4;
+	if (newsize <= max / 4)
+		return newsize * 2;
+	return max;
+}
+
+/* The first page below @index that is not cached; NO_FOLIO below 0. */
+static uint64_t page_cache_prev_miss(const struct sim *s, uint64_t index,
+				     uint64_t max_scan)
+{
+	while (max_scan--) {
+		if (!present(s, index))
+			break;
+		if (!index)
+			return NO_FOLIO;
+		index--;
+	}
+	return index;
+}
+
+/* page_cache_ra_pref() of the series: whole preferred folios, no mark. */
+static void page_cache_ra_pref(struct sim *s, struct ractl *ractl,
+			       uint64_t index, uint64_t nr_pages)
+{
+	uint64_t nr = 1ull << s->pref_order;
+	uint64_t start = round_down_u64(index, nr);
+	struct ra_state window = {
+		.start = start,
+		.size = round_down_u64(index + nr_pages + nr - 1, nr) - start,
+	};
+	struct ractl pref = { .index = start, .ra = &window };
+
+	page_cache_ra_order(s, &pref, s->pref_order);
+	ractl->index = pref.index;
+}
+
+/* page_cache_sync_ra(): a read(2) or execve(2) missed the cache. */
+static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
+			       uint64_t index, uint64_t req_count)
+{
+	struct ractl ractl = { .index = index, .ra = ra };
+	uint64_t max_pages = s->p->ra_pages, miss, contig;
+
+	if (!max_pages) {
+		do_page_cache_ra(s, &ractl, req_count, 0);
+		return;
+	}
+	if (!index || req_count > max_pages ||
+	    (ra->prev_index != NO_FOLIO && index - ra->prev_index <= 1)) {
+		ra->start = index;
+		ra->size = get_init_ra_size(req_count, max_pages);
+		ra->async_size = ra->size > req_count ? ra->size - req_count :
+							ra->size >> 1;
+		goto readit;
+	}
+	miss = page_cache_prev_miss(s, index - 1, max_pages);
+	contig = index - miss - 1;
+	if (contig <= req_count) {
+		/* A small random read, the readahead state left alone. */
+		if (s->pref_order)
+			page_cache_ra_pref(s, &ractl, index, req_count);
+		else
+			do_page_cache_ra(s, &ractl, req_count, 0);
+		return;
+	}
+	if (miss == NO_FOLIO)
+		contig *= 2;
+	ra->start = index;
+	ra->size = min_u64(contig + req_count, max_pages);
+	ra->async_size = 1;
+readit:
+	if (s->pref_order) {
+		/* Whole preferred folios; the async mark stays inside. */
+		uint64_t nr = 1ull << s->pref_order;
+		uint64_t end =
+			round_down_u64(ra->start + ra->size + nr - 1, nr);
+
+		ra->start = round_down_u64(ra->start, nr);
+		ra->size = end - ra->start;
+		ra->async_size = min_u64(ra->async_size, ra->size - 1);
+	}
+	ractl.index = ra->start;
+	page_cache_ra_order(s, &ractl, 0);
+}
+
 /*
  * do_exec_folio_readahead() of the execfolio series (patch 2): the
  * naturally aligned folio of the preferred order around the fault,
@@ -430,6 +523,8 @@ static struct ra_state *stream(struct sim *s, uint32_t id)
 		if (!st)
 			return NULL;
 		memset(st + s->nstreams, 0, (n - s->nstreams) * sizeof(*st));
+		for (size_t i = s->nstreams; i < n; i++)
+			st[i].prev_index = NO_FOLIO; /* prev_pos = -1 */
 		s->streams = st;
 		s->nstreams = n;
 	}
@@ -465,6 +560,38 @@ static int fault(struct sim *s, const struct execfolio_sim_touch *t)
 	if (exec && s->pref_order && map_whole_folio(s, page, vma))
 		return 0;
 	map_page(s, page, vma);
+	return 0;
+}
+
+/*
+ * filemap_read() of one page by a system call: sync readahead on a miss
+ * (then filemap_create_folio(), a preferred folio if it lies inside the
+ * file), async readahead on a marked folio (filemap_readahead()). Nothing
+ * is mapped.
+ */
+static int read_syscall(struct sim *s, const struct execfolio_sim_touch *t)
+{
+	struct ra_state *ra = stream(s, t->stream);
+	uint64_t page = t->page, nr = 1ull << s->pref_order;
+
+	if (!ra)
+		return -ENOMEM;
+	if (!present(s, page)) {
+		page_cache_sync_ra(s, ra, page, 1);
+		if (!present(s, page) &&
+		    ((round_down_u64(page, nr) + nr) * s->p->page_size >
+			     s->size ||
+		     add_folio(s, round_down_u64(page, nr), s->pref_order,
+			       false)) &&
+		    add_folio(s, page, 0, false))
+			return -ENOMEM;
+	} else if (s->ra_mark[s->head[page]]) {
+		uint64_t head = s->head[page];
+		struct ractl ractl = { .index = head, .ra = ra };
+
+		page_cache_async_ra(s, &ractl, head, page + 1 - head);
+	}
+	ra->prev_index = page;
 	return 0;
 }
 
@@ -673,6 +800,16 @@ int execfolio_sim_run(const struct execfolio_sim_file *file,
 			result->touched_pages++;
 			if (find_vma(&s, t->page) + 1 < (int)s.nvmas)
 				result->text_touched_pages++;
+		}
+		/*
+		 * A page read by a system call in an executable segment: the
+		 * loaders then use it through the mapping (ELF and program
+		 * headers, symbol tables), a fault the trace cannot see.
+		 */
+		if (t->syscall) {
+			ret = read_syscall(&s, t);
+			if (ret || find_vma(&s, t->page) + 1 == (int)s.nvmas)
+				continue;
 		}
 		ret = fault(&s, t);
 	}

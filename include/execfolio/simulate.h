@@ -18,8 +18,12 @@
  * order, bounded to the VMA, with a window of its own and no async
  * readahead, and maps the whole folio when it lies inside the VMA and one
  * page table; readahead windows get folios of the preferred order where
- * they fit. Not modelled: memory pressure (nothing is evicted),
- * read(2) (every touch is a read fault), VM_RAND_READ/VM_SEQ_READ/
+ * they fit. Reads by system calls (the loaders reading ELF headers) go
+ * through page_cache_sync_ra()/page_cache_async_ra(); a page so read
+ * that lies in an executable segment is then also accessed through the
+ * mapping, as the loaders do with the program headers and the symbol
+ * tables behind them. Not modelled: memory pressure (nothing is evicted),
+ * VM_RAND_READ/VM_SEQ_READ/
  * VM_HUGEPAGE madvise hints, allocation failure.
  */
 #ifndef EXECFOLIO_SIMULATE_H
@@ -68,10 +72,15 @@ struct execfolio_sim_segment {
 	uint64_t filesz;
 };
 
-/* One first touch of a page; @stream names the open file (its ra state). */
+/*
+ * One first touch of a page; @stream names the open file (its ra state).
+ * @syscall: the page was read by a system call (read(2), execve(2)), not
+ * faulted in through a mapping.
+ */
 struct execfolio_sim_touch {
 	uint64_t page;
 	uint32_t stream;
+	bool syscall;
 };
 
 struct execfolio_sim_file {

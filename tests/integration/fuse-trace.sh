@@ -12,7 +12,7 @@
 why=$(efs_unavailable)
 [ -n "$why" ] && skip_all "$why"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 26
+plan 28
 efs_setup
 T=$EFS_DIR/trace
 
@@ -29,6 +29,8 @@ check_eq "the file is described with its executable segment" \
 check_eq "readahead off: one 4K read per first touch, in order" \
 	"409600 4096,413696 4096,442368 4096,524288 4096" \
 	"$(awk '$1 == "read" { print $4, $5 }' "$T" | paste -sd ,)"
+check_eq "touches through a mapping are recorded as faults" "fault" \
+	"$(awk '$1 == "read" { print $6 }' "$T" | sort -u)"
 
 "$EFS" --report --json "$T" > "$EFS_DIR/report.json"
 check "report --json" test -s "$EFS_DIR/report.json"
@@ -85,6 +87,8 @@ efs_mount "$B" "$M" -o trace="$T",exec_folio_size=64k
 efs_umount "$M"
 check_eq "ls traced with its policy" "64k mount" \
 	"$(awk '$1 == "file" && $7 == "ls" { print $5, $6 }' "$T")"
+check_eq "execve's read of the ELF header is a system call" "0 syscall" \
+	"$(awk '$1 == "read" && $2 == 1 { print $4, $6; exit }' "$T")"
 check_eq "every read in the trace is one page" "4096" \
 	"$(awk '$1 == "read" { print $5 }' "$T" | sort -u | paste -sd ,)"
 "$EFS" --report --json "$T" > "$EFS_DIR/ls.json"

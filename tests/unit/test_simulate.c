@@ -204,6 +204,36 @@ static void test_policy_vma_bound(void **state)
 	assert_int_equal(r.text_mapped_pages, 8);
 }
 
+/*
+ * The loader's read(2) of the ELF header: page_cache_sync_ra() at page 0
+ * reads its initial window, one marked 16K folio; the access through the
+ * mapping that follows hits the mark: async readahead of [4, 12) as two
+ * 16K folios, and only page 0 is mapped. With a 64K preference the window
+ * is widened to one 64K folio, mapped whole, and nothing more is read.
+ */
+static void test_syscall_read(void **state)
+{
+	struct execfolio_sim_touch t = { .page = 0,
+					 .stream = 1,
+					 .syscall = true };
+	struct execfolio_sim_file file = { 1 << 20, &whole_1m, 1, &t, 1 };
+	struct execfolio_sim_params p;
+	struct execfolio_sim_result r;
+
+	execfolio_sim_defaults(&p, EXECFOLIO_SIM_STOCK, 0);
+	assert_int_equal(execfolio_sim_run(&file, &p, &r), 0);
+	assert_int_equal(r.major_faults, 0);
+	assert_int_equal(r.cache_bytes, 12 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 1);
+	assert_int_equal(r.partial, 1);
+
+	execfolio_sim_defaults(&p, EXECFOLIO_SIM_POLICY, 4);
+	assert_int_equal(execfolio_sim_run(&file, &p, &r), 0);
+	assert_int_equal(r.cache_bytes, 16 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 16);
+	assert_int_equal(r.aligned[4], 16);
+}
+
 /* Virtual address one page off the file offset: full but unaligned. */
 static void test_unaligned(void **state)
 {
@@ -283,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_policy_data_fault),
 		cmocka_unit_test(test_policy_whole_folio),
 		cmocka_unit_test(test_policy_vma_bound),
+		cmocka_unit_test(test_syscall_read),
 		cmocka_unit_test(test_unaligned),
 		cmocka_unit_test(test_mmap_lotsamiss),
 		cmocka_unit_test(test_no_segments),

@@ -45,7 +45,7 @@ run_fsx() { # FILE
 
 echo "1..17"
 
-check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" $mnt
+check "mount -t xfs -o exec_folio_size=64k" mount -t xfs -o exec_folio_size=64k "$TEST_DISK" $mnt
 if ! grep -q " $mnt xfs " /proc/mounts; then
 	echo "Bail out! the robustness disk did not mount"
 	exit 1

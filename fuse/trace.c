@@ -21,6 +21,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <execfolio/elf.h>
@@ -133,34 +134,56 @@ static void describe(struct efs_trace *t, struct efs_inode *inode)
 	execfolio_elf_free(&elf);
 }
 
+/* The first @len - 1 bytes of /proc/TID/NAME; 0 if it cannot be read. */
+static ssize_t read_proc(pid_t tid, const char *name, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)tid, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+	return n;
+}
+
 /*
  * Why the kernel reads the page: FUSE does not say, but the task that
- * needs it is blocked until we answer, and /proc/TID/syscall shows "-1 SP
- * PC" for a task in a page fault and the number of the system call
- * (read(2), pread(2), execve(2)...) otherwise. The readahead the kernel
- * does differs between the two. "fault" when it cannot be told.
+ * needs it waits until we answer. Its kernel stack (/proc/TID/stack, root
+ * only) tells a page fault (handle_mm_fault, also for a fault the kernel
+ * takes on user memory inside a system call, such as execve(2) zeroing the
+ * end of a data segment) from a read by a system call. Without the stack,
+ * /proc/TID/syscall tells whether the task is in a system call that reads
+ * files (read(2), execve(2)...). "fault" when it cannot be told.
  */
 static const char *read_cause(pid_t tid)
 {
-	char path[64], buf[64];
-	ssize_t n;
+	static const long readers[] = {
+		SYS_read,     SYS_pread64,  SYS_readv,		 SYS_preadv,
+		SYS_execve,   SYS_execveat, SYS_copy_file_range, SYS_splice,
+		SYS_sendfile,
+	};
+	char buf[4096];
+	size_t i;
 	long nr;
-	int fd;
 
 	if (tid <= 0)
 		return "fault";
-	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_proc(tid, "stack", buf, sizeof(buf)))
+		return strstr(buf, "handle_mm_fault") ? "fault" : "syscall";
+	if (!read_proc(tid, "syscall", buf, sizeof(buf)) ||
+	    sscanf(buf, "%ld", &nr) != 1)
 		return "fault";
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return "fault";
-	buf[n] = '\0';
-	if (sscanf(buf, "%ld", &nr) != 1 || nr < 0)
-		return "fault";
-	return "syscall";
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
+		if (nr == readers[i])
+			return "syscall";
+	return "fault";
 }
 
 void efs_trace_read(struct efs_inode *inode, const struct efs_file *file,

@@ -60,7 +60,7 @@ while [ $i -lt 24 ]; do
 done
 tag "$mnt/mal.leaf" '"0x10000"'
 # The host kernel must have stored the values as given.
-[ "$(getfattr --only-values -n trusted.exec_folio_size "$mnt/mal.leaf")" = 0x10000 ] || {
+[ "$(getfattr --absolute-names --only-values -n trusted.exec_folio_size "$mnt/mal.leaf")" = 0x10000 ] || {
 	echo "faults-disk: the host did not store trusted.exec_folio_size=0x10000 as given" >&2
 	exit 1
 }

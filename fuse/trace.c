@@ -158,9 +158,10 @@ static ssize_t read_proc(pid_t tid, const char *name, char *buf, size_t len)
  * needs it waits until we answer. Its kernel stack (/proc/TID/stack, root
  * only) tells a page fault (handle_mm_fault, also for a fault the kernel
  * takes on user memory inside a system call, such as execve(2) zeroing the
- * end of a data segment) from a read by a system call. Without the stack,
- * /proc/TID/syscall tells whether the task is in a system call that reads
- * files (read(2), execve(2)...). "fault" when it cannot be told.
+ * end of a data segment) from a read by a system call (filemap_read).
+ * Without the stack, or before the task is asleep, /proc/TID/syscall tells
+ * whether it is in a system call that reads files (read(2), execve(2)...).
+ * "fault" when it cannot be told.
  */
 static const char *read_cause(pid_t tid)
 {
@@ -175,8 +176,14 @@ static const char *read_cause(pid_t tid)
 
 	if (tid <= 0)
 		return "fault";
-	if (read_proc(tid, "stack", buf, sizeof(buf)))
-		return strstr(buf, "handle_mm_fault") ? "fault" : "syscall";
+	/* An empty or partial stack: the task is not asleep yet, wait. */
+	for (i = 0; i < 50 && read_proc(tid, "stack", buf, sizeof(buf)); i++) {
+		if (strstr(buf, "handle_mm_fault"))
+			return "fault";
+		if (strstr(buf, "filemap_read"))
+			return "syscall";
+		usleep(200);
+	}
 	if (!read_proc(tid, "syscall", buf, sizeof(buf)) ||
 	    sscanf(buf, "%ld", &nr) != 1)
 		return "fault";

@@ -20,7 +20,7 @@ for config; do
 			echo "ok $n - $config: $opt=y"
 		else
 			echo "not ok $n - $config: $opt=y"
-			echo "#   it has: $(grep -E "^(# )?$opt[= ]" "$config" || echo unset)"
+			echo "#   it has: $(grep -E "^(# )?${opt}[= ]" "$config" || echo unset)"
 			failed=1
 		fi
 	done

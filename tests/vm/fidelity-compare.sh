@@ -104,9 +104,12 @@ awk -v tol="$tol" '
 	END { exit bad }' "$tmp/rows"
 status=$?
 for c in 64k stock; do
+	run=$([ $c = 64k ] && echo patched || echo stock)
+	echo "# $c: mapped text predicted $(($(jq ".total[\"$c\"].text_bytes" "$tmp/report.json") / 1024)) kB," \
+		"real $(block "$out/$run/fidelity.sh.tap" real-$c | awk '$1 == "text" && $3 == "kB" { print $2 }') kB"
 	echo "# $c: predicted read $(jq ".total[\"$c\"].read_bytes" "$tmp/report.json") bytes," \
 		"page cache $(jq ".total[\"$c\"].cache_bytes" "$tmp/report.json") bytes;" \
 		"real: $(sed -n "s/.*read from disk \([0-9]*\) bytes, page cache grew by \([0-9]*\) bytes.*/read \1 bytes, page cache grew \2 bytes (whole run, all files)/p" \
-		"$out/$([ $c = 64k ] && echo patched || echo stock)/fidelity.sh.tap" 2>/dev/null | tail -1)"
+		"$out/$run/fidelity.sh.tap" 2>/dev/null | tail -1)"
 done
 exit $status

@@ -113,7 +113,7 @@ DEPS_PKGS := build-essential pkg-config clang llvm libclang-rt-14-dev \
 	python3 python3-numpy jq util-linux kmod \
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio ccache rsync \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libfuse3-dev:arm64 liburcu-dev:arm64 \
-	qemu-system-arm qemu-system-x86 busybox-static
+	qemu-system-arm qemu-system-x86 busybox-static gnuplot-nox
 
 deps:
 	@$(TOP)/dist/install-deps $(DEPS_PKGS)

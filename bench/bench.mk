@@ -19,3 +19,67 @@ bench: bench-mkfs
 
 bench-stat: all $(BENCH_TEXT_HOLDER)
 	$(TOP)/bench/bench-stat.sh $(BIN)/execfolio $(BENCH_TEXT_HOLDER) $(BUILD)/bench
+
+# The guest helper of the VM benchmarks (static, make bench-guest ARCH=...).
+$(BIN)/benchhelper: bench/benchhelper.c $(LIBEXECFOLIO)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^
+
+.PHONY: bench-guest
+bench-guest: vm-guest $(BIN)/benchhelper
+
+# The kernels side by side (bench/bench-kernels.sh) and the costs
+# (bench/bench-costs.sh) in the arm64 guest; tables in build/bench/
+# kernels.md and costs.md, plots in bench/plots/ (bench/bench-report.py).
+#   make bench-kernels [BENCH_ROUNDS=2] [BENCH_AB_REQUESTS=1000]
+#                      [BENCH_REDIS_REQUESTS=1000] [BENCH_CC_JOBS=2]
+#                      [BENCH_WORKLOADS="boot nginx redis gcc"]
+#   make bench-costs   [BENCH_COST_ROUNDS=3] [BENCH_INODES=100000]
+#   make bench-report  the tables and plots again from the last runs
+BENCH_ROUNDS ?= 2
+BENCH_AB_REQUESTS ?= 1000
+BENCH_REDIS_REQUESTS ?= 1000
+BENCH_CC_JOBS ?= 2
+BENCH_COST_ROUNDS ?= 3
+BENCH_INODES ?= 100000
+export BENCH_ROUNDS BENCH_AB_REQUESTS BENCH_REDIS_REQUESTS BENCH_CC_JOBS \
+	BENCH_COST_ROUNDS BENCH_INODES
+BENCH_TREE := $(BUILD)/bench/arm64-tree
+BENCH_KSERIES := stock option-one execfolio
+
+# Debian's arm64 packages of the workloads, with their dependencies.
+$(BENCH_TREE).stamp: tests/workloads/debian-tree.sh
+	@echo "  TREE     $(BENCH_TREE) (nginx, redis, gcc...: a few minutes)"
+	$(Q)rm -rf $(BENCH_TREE) $(BENCH_TREE).tmp
+	$(Q)sh $< arm64 $(BENCH_TREE).tmp nginx apache2-utils redis-server \
+		redis-tools gcc make libc6-dev coreutils dash grep sed findutils \
+		procps >/dev/null
+	$(Q)mv $(BENCH_TREE).tmp $(BENCH_TREE) && touch $@
+
+.PHONY: bench-tree bench-kernels bench-costs bench-report
+bench: bench-kernels bench-costs
+bench-tree: $(BENCH_TREE).stamp
+
+bench-kernels: all
+	$(Q)$(MAKE) --no-print-directory bench-guest ARCH=arm64
+	$(Q)$(MAKE) --no-print-directory $(BENCH_TREE).stamp
+	$(Q)set -e; for s in $(BENCH_KSERIES); do \
+		$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=release KSERIES=$$s; \
+	done
+	$(TOP)/bench/bench-kernels.sh $(BUILD)/bench/kernels \
+		$(foreach s,$(BENCH_KSERIES),$(s)=$(call kernel_image,arm64,release,$(s)))
+	$(TOP)/bench/bench-report.py --kernels $(BUILD)/bench/kernels \
+		--out $(BUILD)/bench --plots $(TOP)/bench/plots
+
+bench-costs: all
+	$(Q)$(MAKE) --no-print-directory bench-guest ARCH=arm64
+	$(Q)$(MAKE) --no-print-directory $(BENCH_TREE).stamp
+	$(Q)$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=release
+	$(TOP)/bench/bench-costs.sh $(BUILD)/bench/costs \
+		$(call kernel_image,arm64,release,execfolio)
+	$(TOP)/bench/bench-report.py --costs $(BUILD)/bench/costs \
+		--out $(BUILD)/bench --plots $(TOP)/bench/plots
+
+bench-report:
+	$(TOP)/bench/bench-report.py --kernels $(BUILD)/bench/kernels \
+		--costs $(BUILD)/bench/costs --out $(BUILD)/bench --plots $(TOP)/bench/plots

@@ -60,6 +60,8 @@ mkdir -p "$root/bin" "$root/tests" "$root/dev" "$root/proc" "$root/sys" \
 cp "$busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$bin/execfolio" "$bin/vmhelper" "$bin/vmvectors" "$root/bin/"
+# The benchmarks' helper, when built (make bench-guest ARCH=...).
+[ ! -x "$bin/benchhelper" ] || cp "$bin/benchhelper" "$root/bin/"
 cp "$here/../vectors/policy.vec" "$root/tests/policy.vec"
 cp "$here/guest/vmlib.sh" "$root/tests/vmlib.sh"
 install -m 0755 "$here/guest/init" "$root/init"

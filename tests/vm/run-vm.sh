@@ -8,7 +8,9 @@
 # default 900), then split what the guest wrote to the results disk into
 # OUTDIR/<test>.tap and keep the console in OUTDIR/console.log.  The TAP
 # is checked by vm-tap.sh and console-tap.sh.  Exits non-zero only when
-# QEMU cannot be started.
+# QEMU cannot be started.  VM_SMP (default 2) sets the CPUs, VM_QEMU_ARGS
+# adds QEMU options (e.g. -icount shift=0), VM_APPEND kernel parameters
+# (NAME=VALUE ones reach the guest's tests as environment variables).
 set -u
 arch=$1
 kernel=$2
@@ -22,7 +24,7 @@ mkdir -p "$out"
 results=$out/results.img
 truncate -s 1M "$results"
 
-append="loglevel=5 panic=-1 oops=panic"
+append="loglevel=5 panic=-1 oops=panic ${VM_APPEND:-}"
 case $arch in
 arm64)
 	qemu=qemu-system-aarch64
@@ -48,7 +50,7 @@ command -v $qemu >/dev/null || {
 
 start=$(date +%s)
 # shellcheck disable=SC2086
-timeout -k 10 "$timeout" $qemu $machine -m 1G -smp 2 -nographic -no-reboot \
+timeout -k 10 "$timeout" $qemu $machine ${VM_QEMU_ARGS:-} -m 1G -smp "${VM_SMP:-2}" -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initramfs" -append "$append" \
 	-drive "file=$disk,format=raw,if=none,id=test" -device "$blk,drive=test" \
 	-drive "file=$results,format=raw,if=none,id=results" \

@@ -29,8 +29,9 @@ if ! apt-cache show "libc6:$arch" > /dev/null 2>&1; then
 	apt-get update -q
 fi
 
-# Packages needed only by maintainer scripts, which never run here.
-skip='adduser|passwd|login|perl|perl-base|perl-modules-[0-9.]+|libperl[0-9.]+|debconf|debconf-2.0|cdebconf|dpkg|init-system-helpers|lsb-base|sensible-utils|logrotate|cron|libpam-.*|libpam0g|libsemanage.*|libaudit.*|tar|base-files'
+# Packages needed only by maintainer scripts, which never run here (iproute2:
+# by nginx-common's init script; its tc plugins need libraries it lacks).
+skip='iproute2|adduser|passwd|login|perl|perl-base|perl-modules-[0-9.]+|libperl[0-9.]+|debconf|debconf-2.0|cdebconf|dpkg|init-system-helpers|lsb-base|sensible-utils|logrotate|cron|libpam-.*|libpam0g|libsemanage.*|libaudit.*|tar|base-files'
 
 # The dependency closure, without recommends/suggests; virtual packages and
 # alternatives resolve to what apt would pick first.

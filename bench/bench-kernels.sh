@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# bench-kernels.sh OUTDIR NAME=KERNEL...
+#
+# The seed's workloads on each arm64 KERNEL (tests/vm/guest/bench-workloads.sh
+# from the disk of bench/bench-disk.sh), BENCH_ROUNDS rounds (default 2),
+# the kernels interleaved within each round (round r boots them in the
+# given order rotated r-1 times).  Each boot's results go to
+# OUTDIR/rROUND-NAME/; bench/bench-report.sh turns them into tables and
+# plots.  BENCH_AB_REQUESTS, BENCH_REDIS_REQUESTS, BENCH_CC_JOBS and
+# BENCH_WORKLOADS reach the guest on the kernel command line.
+set -eu
+out=$1
+shift
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build
+rounds=${BENCH_ROUNDS:-2}
+work=$build/bench/vm
+mkdir -p "$out" "$work"
+
+for k; do
+	[ -f "${k#*=}" ] || {
+		echo "bench-kernels: no kernel ${k#*=} for ${k%%=*}" >&2
+		exit 1
+	}
+done
+for p in execfolio benchhelper; do
+	[ -x "$build/arm64/bin/$p" ] || {
+		echo "bench-kernels: $build/arm64/bin/$p is missing: run make bench-guest ARCH=arm64" >&2
+		exit 1
+	}
+done
+
+"$top/bench/bench-disk.sh" "$build/bench/arm64-tree" "$build/bench/arm64-disk.img"
+# The suite's busybox download, when there is one.
+[ -d "$work/busybox-arm64" ] || [ ! -d "$build/vm/busybox-arm64" ] ||
+	cp -a "$build/vm/busybox-arm64" "$work/"
+"$top/tests/vm/mkinitramfs.sh" arm64 "$build/arm64/bin" "$work" \
+	"$work/bench-initramfs.gz" bench-workloads.sh
+
+params=
+for v in BENCH_AB_REQUESTS BENCH_REDIS_REQUESTS BENCH_CC_JOBS; do
+	eval "val=\${$v:-}"
+	[ -z "$val" ] || params="$params $v=$val"
+done
+# The kernel command line splits at blanks: the guest reads commas.
+[ -z "${BENCH_WORKLOADS:-}" ] ||
+	params="$params BENCH_WORKLOADS=$(echo "$BENCH_WORKLOADS" | tr ' ' ,)"
+
+{
+	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "host $(uname -r) $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d MiB", $2 / 1024 }' /proc/meminfo)"
+	echo "cpu $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "qemu $(qemu-system-aarch64 --version | head -n 1)"
+	echo "rounds $rounds"
+	echo "params$params"
+	for k; do echo "kernel ${k%%=*} ${k#*=} $(sha256sum "${k#*=}" | cut -c1-12)"; done
+} >"$out/run-info"
+
+r=1
+while [ "$r" -le "$rounds" ]; do
+	for k; do
+		name=${k%%=*}
+		run=$out/r$r-$name
+		echo "bench-kernels: round $r/$rounds, $name ($(date -u +%H:%M:%S))"
+		cp --sparse=always "$build/bench/arm64-disk.img" "$run.disk.img"
+		VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_APPEND="$params" \
+			"$top/tests/vm/run-vm.sh" arm64 "${k#*=}" \
+			"$work/bench-initramfs.gz" "$run.disk.img" "$run"
+		rm -f "$run.disk.img"
+		echo "bench-kernels: $name took $(cat "$run/seconds") s," \
+			"$(grep -c '^ok' "$run/bench-workloads.sh.tap" 2>/dev/null || echo 0) ok," \
+			"$(grep -c '^not ok' "$run/bench-workloads.sh.tap" 2>/dev/null || echo 0) not ok"
+	done
+	# Rotate the order so that no kernel always goes first.
+	first=$1
+	shift
+	set -- "$@" "$first"
+	r=$((r + 1))
+done

@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""bench-report.py [--kernels DIR] [--costs DIR] [--out DIR] [--plots DIR]
+
+Turn the results of bench/bench-kernels.sh (DIR/rROUND-KERNEL/, each with
+the TAP of tests/vm/guest/bench-workloads.sh) and bench/bench-costs.sh into
+markdown tables (OUT/kernels.md, OUT/costs.md) and SVG plots made with
+gnuplot (PLOTS/*.svg), every kernel and configuration side by side.
+Figures over rounds are shown as min-max (one value when they agree).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+from collections import defaultdict
+
+WORKLOADS = ["boot", "nginx", "redis", "gcc"]
+# The view whose table is the workload's headline: the processes still
+# running for the daemons, the page cache for the steps whose processes
+# have exited.
+PRIMARY = {"boot": "cache", "nginx": "live", "redis": "live", "gcc": "cache"}
+WHAT = {
+    "boot": "boot to a shell (etc/bench/boot.sh: coreutils, procps, findutils, "
+    "redis-server and nginx started): text of every program it ran, as left "
+    "in the page cache",
+    "nginx": "nginx (master and 2 workers) after ab: the processes' text",
+    "redis": "redis-server after redis-benchmark: the process's text",
+    "gcc": "gcc-12 building lib/ (make -j2): text of every program it ran "
+    "(make, gcc, cc1, as, ar), as left in the page cache",
+}
+SIZES = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048]
+ROWS = (["base-page-4kB"] + ["thp-aligned-%dkB" % s for s in SIZES[1:]] +
+        ["thp-unaligned-%dkB" % s for s in SIZES[1:]] +
+        ["thp-partial", "thp-pmd-mapped-2048kB", "cont-aligned-64kB"])
+THROUGHPUT = {
+    "nginx": ("requests_per_s", "requests/s", 1.0),
+    "redis": ("requests_per_s", "requests/s (mean of 5 tests)", 1.0),
+    "boot": ("wall_ns", "s (wall)", 1e-9),
+    "gcc": ("wall_ns", "s (wall)", 1e-9),
+}
+
+
+def label(kernel, cfg):
+    if cfg == "default":
+        return kernel
+    return {"mount": "%s, mount 64k" % kernel,
+            "tagged": "%s, libs tagged"}.get(cfg, "%s, %s" % (kernel, cfg)) \
+        .replace("%s", kernel)
+
+
+def load_kernels(d):
+    """{(column, wl, view, key): [values by round]}, columns in order."""
+    data = defaultdict(list)
+    columns = []
+    info = {}
+    runs = []
+    for name in sorted(os.listdir(d)):
+        m = re.match(r"r(\d+)-(.+)$", name)
+        tap = os.path.join(d, name, "bench-workloads.sh.tap")
+        if not m or not os.path.isdir(os.path.join(d, name)):
+            continue
+        runs.append((int(m.group(1)), m.group(2), tap))
+    order = []
+    ri = os.path.join(d, "run-info")
+    if os.path.exists(ri):
+        for line in open(ri):
+            k, _, v = line.rstrip("\n").partition(" ")
+            if k == "kernel":
+                order.append(v.split()[0])
+                info.setdefault("kernels", []).append(v)
+            else:
+                info[k] = v
+    failures = []
+    for rnd, kernel, tap in sorted(runs):
+        if not os.path.exists(tap):
+            failures.append("round %d, %s: no results (see %s)" %
+                            (rnd, kernel, os.path.dirname(tap)))
+            continue
+        for line in open(tap, errors="replace"):
+            if line.startswith("not ok"):
+                failures.append("round %d, %s: %s" % (rnd, kernel, line.strip()))
+            f = line.split()
+            if len(f) != 7 or f[:2] != ["#", "bench"]:
+                continue
+            _, _, cfg, wl, view, key, val = f
+            try:
+                v = float(val)
+            except ValueError:
+                continue
+            col = label(kernel, cfg)
+            if col not in columns:
+                columns.append(col)
+            data[(col, wl, view, key)].append(v)
+    rank = {k: i for i, k in enumerate(order)}
+    cfg_rank = {"": 0, "mount 64k": 1, "libs tagged": 2}
+    columns.sort(key=lambda c: (rank.get(c.split(",")[0], 99),
+                                cfg_rank.get(c.partition(", ")[2], 3), c))
+    return data, columns, info, failures
+
+
+def span(vals, fmt):
+    if not vals:
+        return "-"
+    lo, hi = min(vals), max(vals)
+    if fmt % lo == fmt % hi:
+        return fmt % lo
+    return (fmt + "-" + fmt) % (lo, hi)
+
+
+def share(data, col, wl, view):
+    a = data.get((col, wl, view, "cont_aligned_64k_bytes"), [])
+    e = data.get((col, wl, view, "cont_eligible_64k_bytes"), [])
+    return [100.0 * x / y for x, y in zip(a, e) if y]
+
+
+def seed_table(out, data, columns, wl, view):
+    texts = {c: data.get((c, wl, view, "text"), []) for c in columns}
+    cols = [c for c in columns if texts[c]]
+    if not cols:
+        out.append("(not measured)\n")
+        return
+    out.append("| text by folio size, % of text | " + " | ".join(cols) + " |")
+    out.append("| --- |" + " ---: |" * len(cols))
+    for row in ["text"] + ROWS:
+        cells, nonzero = [], row in ("thp-aligned-64kB", "cont-aligned-64kB")
+        for c in cols:
+            vals = data.get((c, wl, view, row), [])
+            if row == "text":
+                cells.append(span([v / 1024 for v in vals], "%.1f MB"))
+                continue
+            pct = [100.0 * v / t for v, t in zip(vals, texts[c]) if t]
+            nonzero |= any(p >= 0.5 for p in pct)
+            cells.append(span(pct, "%.0f%%"))
+        if nonzero or row == "text":
+            out.append("| %s | %s |" % (row, " | ".join(cells)))
+    out.append("")
+
+
+def summary_table(out, data, columns, wl):
+    view = PRIMARY[wl]
+    cols = [c for c in columns if data.get((c, wl, "run", "read_bytes"))]
+    if not cols:
+        out.append("(not measured)\n")
+        return
+    key, unit, scale = THROUGHPUT[wl]
+    rows = [
+        ("cont-aligned share (%s)" % ("processes" if view == "live" else "page cache"),
+         [span(share(data, c, wl, view), "%.1f%%") for c in cols]),
+    ]
+    if view == "live":
+        rows.append(("cont-aligned share (page cache, all text)",
+                     [span(share(data, c, wl, "cache"), "%.1f%%") for c in cols]))
+    mb = lambda k, v="run": [span([x / 1048576 for x in data.get((c, wl, v, k), [])],
+                                  "%.1f") for c in cols]
+    rows += [
+        ("read from disk, MB", mb("read_bytes")),
+        ("page-cache growth, MB", mb("cache_growth_bytes")),
+        ("text in the page cache, MB", mb("text_cached_bytes", "cache")),
+        ("major faults", [span(data.get((c, wl, "run", "majflt"), []), "%.0f")
+                          for c in cols]),
+        ("%s (TCG: not a TLB figure)" % unit,
+         [span([x * scale for x in data.get((c, wl, "run", key), [])],
+               "%.1f") for c in cols]),
+    ]
+    out.append("| %s | %s |" % (wl, " | ".join(cols)))
+    out.append("| --- |" + " ---: |" * len(cols))
+    for name, cells in rows:
+        out.append("| %s | %s |" % (name, " | ".join(cells)))
+    out.append("")
+
+
+def gnuplot(script, plots):
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True,
+                       cwd=plots)
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.stderr.write("bench-report: gnuplot failed (%s): install gnuplot-nox "
+                         "(make deps)\n" % e)
+        return False
+    return True
+
+
+def bar_plot(plots, name, title, ylabel, data, columns, metric):
+    """Clustered bars per workload, one per column, with min-max error bars."""
+    rows = []
+    for wl in WORKLOADS:
+        cells = []
+        for c in columns:
+            v = metric(c, wl)
+            if v:
+                cells += ["%.3f" % (sum(v) / len(v)), "%.3f" % min(v), "%.3f" % max(v)]
+            else:
+                cells += ["NaN"] * 3
+        rows.append(wl + " " + " ".join(cells))
+    dat = name + ".dat"
+    with open(os.path.join(plots, dat), "w") as f:
+        f.write("# workload " + " ".join(
+            "'%s' min max" % c for c in columns) + "\n" + "\n".join(rows) + "\n")
+    using = ", ".join(
+        "'%s' using %d:%d:%d:xtic(1) title '%s'" % (dat, 2 + 3 * i, 3 + 3 * i,
+                                                   4 + 3 * i, c)
+        for i, c in enumerate(columns))
+    script = """set terminal svg size 820,420 dynamic font 'sans,11' background rgb 'white'
+set output '%s.svg'
+set title '%s'
+set ylabel '%s'
+set style data histogram
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.8 border -1
+set key outside right top
+set grid ytics
+set yrange [0:*]
+plot %s
+""" % (name, title, ylabel, using)
+    ok = gnuplot(script, plots)
+    os.unlink(os.path.join(plots, dat))
+    return ok
+
+
+def kernels_report(args):
+    data, columns, info, failures = load_kernels(args.kernels)
+    out = ["## Kernels side by side: the seed's workloads (arm64)", ""]
+    out.append("Measured %s on %s (%s), guest: %s, `-M virt -cpu max`, 1 GiB, "
+               "2 CPUs, TCG. Rounds: %s, kernels interleaved (the order "
+               "rotates each round); figures are min-max over the rounds. "
+               "Workload sizes: %s." % (
+                   info.get("date", "?"), info.get("cpu", "?"),
+                   info.get("host", "?"), info.get("qemu", "?"),
+                   info.get("rounds", "?"), info.get("params", "").strip() or "the defaults"))
+    out.append("")
+    for k in info.get("kernels", []):
+        out.append("- kernel `%s`" % k)
+    out.append("")
+    for wl in WORKLOADS:
+        out.append("### %s" % wl)
+        out.append("")
+        out.append(WHAT[wl] + ".")
+        out.append("")
+        summary_table(out, data, columns, wl)
+        seed_table(out, data, columns, wl, PRIMARY[wl])
+    if failures:
+        out.append("### Runs that failed")
+        out.append("")
+        out += ["- " + f for f in failures]
+        out.append("")
+    plots = []
+    if args.plots and columns:
+        os.makedirs(args.plots, exist_ok=True)
+        specs = [
+            ("kernels-share", "cont-aligned share of text (headline view)",
+             "% of 64K blocks with text",
+             lambda c, wl: share(data, c, wl, PRIMARY[wl])),
+            ("kernels-read", "bytes read from disk per workload", "MB",
+             lambda c, wl: [x / 1048576 for x in data.get((c, wl, "run", "read_bytes"), [])]),
+            ("kernels-textcache", "text of the workload in the page cache", "MB",
+             lambda c, wl: [x / 1048576 for x in
+                            data.get((c, wl, "cache", "text_cached_bytes"), [])]),
+        ]
+        for name, title, ylabel, metric in specs:
+            if bar_plot(args.plots, name, title, ylabel, data, columns, metric):
+                plots.append(name)
+        out.append("Plots: " + ", ".join(
+            "`bench/plots/%s.svg`" % p for p in plots))
+        out.append("")
+    with open(os.path.join(args.out, "kernels.md"), "w") as f:
+        f.write("\n".join(out))
+    print("bench-report: %s" % os.path.join(args.out, "kernels.md"))
+
+
+def costs_report(args):
+    tap = os.path.join(args.costs, "bench-costs.sh.tap")
+    if not os.path.exists(tap):
+        sys.stderr.write("bench-report: no %s\n" % tap)
+        return
+    data = defaultdict(list)
+    for line in open(tap, errors="replace"):
+        f = line.split()
+        if len(f) == 7 and f[:3] == ["#", "bench", "costs"]:
+            try:
+                data[(f[3], f[4], f[5])].append(float(f[6]))
+            except ValueError:
+                data[(f[3], f[4], f[5])].append(f[6])
+    info = {}
+    ri = os.path.join(args.costs, "run-info")
+    if os.path.exists(ri):
+        for line in open(ri):
+            k, _, v = line.rstrip("\n").partition(" ")
+            info[k] = v
+    out = ["## Costs: inode instantiation and page cache per policy", ""]
+    out.append("Measured %s, kernel `%s`, %s." % (info.get("date", "?"),
+                                                   info.get("kernel", "?"),
+                                                   info.get("qemu", "?")))
+    out.append("")
+    none = data.get(("inodes", "none", "cpu_ns"), [])
+    m64 = data.get(("inodes", "mount64k", "cpu_ns"), [])
+    files = data.get(("inodes", "none", "files"), [0])
+    out.append("| %d inodes, cold, busybox find -perm | instructions (min-max) | "
+               "per inode | guest clock, s |" % files[0])
+    out.append("| --- | ---: | ---: | ---: |")
+    for name, lab in (("none", "mounted without options"),
+                      ("mount64k", "mounted with exec_folio_size=64k")):
+        v = data.get(("inodes", name, "cpu_ns"), [])
+        w = data.get(("inodes", name, "wall_ns"), [])
+        if v:
+            out.append("| %s | %s | %s | %s |" % (
+                lab, span([x / 1e6 for x in v], "%.1fM"),
+                span([x / files[0] for x in v], "%.0f"),
+                span([x / 1e9 for x in w], "%.2f")))
+    if none and m64:
+        mn, mm = sorted(none)[len(none) // 2], sorted(m64)[len(m64) // 2]
+        out.append("")
+        out.append("Median with the option / without: **%.4f** (%+.2f%%); "
+                   "rounds: %d each." % (mm / mn, 100.0 * (mm / mn - 1), len(none)))
+    out.append("")
+    out.append("| small executables, read once (cat) | files (under 64K) | file bytes, MB | "
+               "page cache, MB | read from disk, MB | page cache / file bytes |")
+    out.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+    pol = []
+    for p in ("none", "16k", "64k", "2m"):
+        fb = data.get(("small", p, "file_bytes"), [])
+        cb = data.get(("small", p, "cache_bytes"), [])
+        rb = data.get(("small", p, "read_bytes"), [])
+        if not fb or not cb:
+            continue
+        pol.append((p, cb[0] / 1048576, fb[0] / 1048576))
+        out.append("| xattr %s | %d (%d) | %.2f | %.2f | %.2f | %.3f |" % (
+            p, data[("small", p, "files")][0], data[("small", p, "files_under_64k")][0],
+            fb[0] / 1048576, cb[0] / 1048576, rb[0] / 1048576 if rb else 0,
+            cb[0] / fb[0]))
+    out.append("")
+    if args.plots and pol:
+        os.makedirs(args.plots, exist_ok=True)
+        with open(os.path.join(args.plots, "costs-small.dat"), "w") as f:
+            for p, c, fb in pol:
+                f.write("%s %.3f %.3f\n" % (p, fb, c))
+        ok = gnuplot("""set terminal svg size 640,380 dynamic font 'sans,11' background rgb 'white'
+set output 'costs-small.svg'
+set title 'page cache of a tree of small executables, by policy'
+set ylabel 'MB'
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set grid ytics
+set yrange [0:*]
+plot 'costs-small.dat' using 2:xtic(1) title 'file bytes', '' using 3 title 'page cache after reading each file'
+""", args.plots)
+        os.unlink(os.path.join(args.plots, "costs-small.dat"))
+        if ok:
+            out.append("Plot: `bench/plots/costs-small.svg`")
+            out.append("")
+    with open(os.path.join(args.out, "costs.md"), "w") as f:
+        f.write("\n".join(out))
+    print("bench-report: %s" % os.path.join(args.out, "costs.md"))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[2])
+    p.add_argument("--kernels")
+    p.add_argument("--costs")
+    p.add_argument("--out", default="build/bench")
+    p.add_argument("--plots")
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    if args.plots:
+        args.plots = os.path.abspath(args.plots)
+    if args.kernels:
+        kernels_report(args)
+    if args.costs:
+        costs_report(args)
+
+
+if __name__ == "__main__":
+    main()

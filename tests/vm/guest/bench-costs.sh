@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The cost benchmarks' guest side (bench/bench-costs.sh, QEMU with
+# -icount shift=0 and one CPU: one guest nanosecond is one instruction),
+# on the disk of bench/cost-disk.sh.
+#
+# inodes: instantiating every inode of inodes/ cold (a fresh mount, caches
+# dropped) with busybox find -type f -perm -u+x (an lstat of each entry),
+# the XFS disk mounted without and with exec_folio_size=64k, alternately,
+# BENCH_COST_ROUNDS (3) times each; benchhelper run gives the instructions
+# the find executed (its CPU time) and the guest clock.
+#
+# small: the page-cache bytes of reading every file of small/P once (cat),
+# for each policy P (none, 16k, 64k, 2m, the files' xattr), caches dropped
+# before each.
+#
+# Results are TAP comments "# bench costs KIND LABEL KEY VALUE".
+. /tests/vmlib.sh
+rounds=${BENCH_COST_ROUNDS:-3}
+
+emit() { echo "# bench costs $*"; }
+
+inodes_once() { # LABEL [MOUNT_OPTIONS]
+	if [ -n "${2:-}" ]; then
+		mount -o "$2" "$TEST_DISK" /mnt
+	else
+		mount "$TEST_DISK" /mnt
+	fi || {
+		not_ok "inodes $1: mount"
+		return
+	}
+	drop_caches
+	if benchhelper run /tmp/find.run find /mnt/inodes -type f -perm -u+x \
+		>/tmp/find.out; then
+		set -- "$1" $(cat /tmp/find.run)
+		emit inodes "$1" cpu_ns "$3"
+		emit inodes "$1" wall_ns "$5"
+		emit inodes "$1" files "$(wc -l </tmp/find.out)"
+		ok "inodes $1: find over $(wc -l </tmp/find.out) files"
+	else
+		not_ok "inodes $1: find over the tree"
+	fi
+	umount /mnt
+}
+
+r=1
+while [ $r -le "$rounds" ]; do
+	if [ $((r % 2)) = 1 ]; then
+		inodes_once none
+		inodes_once mount64k exec_folio_size=64k
+	else
+		inodes_once mount64k exec_folio_size=64k
+		inodes_once none
+	fi
+	r=$((r + 1))
+done
+
+check "mount for the small executables" mount "$TEST_DISK" /mnt
+for p in none 16k 64k 2m; do
+	d=/mnt/small/$p
+	emit small "$p" files "$(ls "$d" | wc -l)"
+	emit small "$p" file_bytes "$(ls -l "$d" | awk '{ s += $5 } END { print s }')"
+	emit small "$p" files_under_64k "$(ls -l "$d" | awk '$5 < 65536 { n++ } END { print n + 0 }')"
+	emit small "$p" state "$(vmhelper state "$d/ls" 2>&1 | tr ' ' _)"
+	counters_start
+	cat "$d"/* >/dev/null
+	set -- $(counters_delta)
+	emit small "$p" read_bytes "$1"
+	emit small "$p" cache_bytes "$2"
+	ok "small $p: read every file"
+done
+check "umount" umount /mnt
+echo "1..$n"
+[ $failed = 0 ]

@@ -1,0 +1,237 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The kernel benchmarks' guest side (bench/bench-kernels.sh): the seed's
+# workloads chrooted into the Debian arm64 tree on the disk made by
+# bench/bench-disk.sh.  On a kernel without the exec folio mount option
+# (stock, option one) one configuration runs: plain/ mounted without
+# options.  On the execfolio kernel two: plain/ with the 64k mount default
+# ("mount") and tagged/ (libraries tagged 64k) with it ("tagged").
+#
+# Workloads (BENCH_WORKLOADS, default all four, in this order):
+#   boot   etc/bench/boot.sh: coreutils, procps and findutils at work, then
+#          redis-server and nginx started until they answer, then a shell
+#   nginx  nginx (2 workers) under ab, BENCH_AB_REQUESTS (1000) requests,
+#          10 at a time, of a 4 KB page over loopback
+#   redis  redis-server under redis-benchmark (vmlib.sh's run_redis),
+#          BENCH_REDIS_REQUESTS (1000) requests per test
+#   gcc    Debian's gcc-12 building this project's lib/ (src/Makefile),
+#          make -j BENCH_CC_JOBS (2)
+#
+# Each workload starts with the page cache dropped.  Results are TAP
+# comments "# bench CONFIG WORKLOAD VIEW KEY VALUE": VIEW "run" (bytes
+# read from disk, page-cache growth, major faults, the workload's figure),
+# "live" (execfolio stat of the workload's processes still running: the
+# daemons; rows in kB) and "cache" (execfolio stat of benchhelper hold:
+# the text of every ELF file of the tree as the workload left it in the
+# page cache, mapped as the loader maps it).
+. /tests/vmlib.sh
+# The chroot's programs are in usr/.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+ab_requests=${BENCH_AB_REQUESTS:-1000}
+REDIS_REQUESTS=${BENCH_REDIS_REQUESTS:-1000}
+export REDIS_REQUESTS
+cc_jobs=${BENCH_CC_JOBS:-2}
+workloads=$(echo "${BENCH_WORKLOADS:-boot nginx redis gcc}" | tr , " ")
+
+emit() { echo "# bench $cfg $wl $*"; }
+majflt() { awk '$1 == "pgmajfault" { print $2 }' /proc/vmstat; }
+
+# The PIDs of the processes whose root is ROOT.
+chroot_pids() { # ROOT
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" = "$1" ] && echo "${p#/proc/}"
+	done
+}
+
+# Stop every process of ROOT.
+chroot_kill() { # ROOT
+	pids=$(chroot_pids "$1")
+	[ -z "$pids" ] && return 0
+	kill $pids 2>/dev/null
+	i=0
+	while [ -n "$(chroot_pids "$1")" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	pids=$(chroot_pids "$1")
+	[ -z "$pids" ] || kill -9 $pids 2>/dev/null
+}
+
+# The table (execfolio stat's, rows in kB) and figures of stat --json.
+emit_stat() { # VIEW TABLE JSON
+	awk -v p="# bench $cfg $wl $1" '/ kB / { print p, $1, $2 }' "$2"
+	for k in text_bytes partial_bytes cont_aligned_64k_bytes \
+		cont_eligible_64k_bytes pmd_mapped_bytes; do
+		emit "$1" "$k" "$(json_u64 "$3" "$k")"
+	done
+	emit "$1" share_permille "$(share_permille "$3")"
+}
+
+# Measure the live processes PID... as VIEW "live".
+measure_live() { # PID...
+	stat_json /tmp/live.json "$@" &&
+		execfolio stat "$@" >/tmp/live.txt &&
+		emit_stat live /tmp/live.txt /tmp/live.json
+}
+
+# Measure what the workload left in the page cache of ROOT's ELF files.
+measure_cache() { # ROOT
+	rm -f /tmp/hold.out
+	find "$1" -xdev -type f | benchhelper hold >/tmp/hold.out &
+	hpid=$!
+	if wait_for /tmp/hold.out '^ready' 6000; then
+		set -- $(cat /tmp/hold.out)
+		emit cache files "$4"
+		emit cache text_cached_bytes "$6"
+		emit cache file_cached_bytes "$8"
+		stat_json /tmp/cache.json $hpid &&
+			execfolio stat $hpid >/tmp/cache.txt &&
+			emit_stat cache /tmp/cache.txt /tmp/cache.json
+	else
+		not_ok "$cfg $wl: benchhelper hold did not get ready"
+	fi
+	kill $hpid 2>/dev/null
+	wait $hpid 2>/dev/null
+}
+
+# The counters of a run started with counters_start and maj0.
+emit_counters() {
+	set -- $(counters_delta)
+	emit run read_bytes "$1"
+	emit run cache_growth_bytes "$2"
+	emit run majflt $(($(majflt) - maj0))
+}
+
+# benchhelper run's line: wall and CPU time of the step.
+emit_runfile() { # FILE
+	set -- $(cat "$1")
+	emit run wall_ns "$4"
+	emit run cpu_ns "$2"
+	[ "$8" = 0 ]
+}
+
+chroot_mounts() { # ROOT
+	mount -t proc proc "$1/proc"
+	mount -t devtmpfs devtmpfs "$1/dev"
+}
+
+chroot_umounts() { # ROOT
+	umount "$1/dev" "$1/proc"
+}
+
+bench_boot() { # ROOT
+	chroot_mounts "$1"
+	maj0=$(majflt)
+	counters_start
+	if benchhelper run /tmp/boot.run chroot "$1" /bin/sh /etc/bench/boot.sh \
+		>/tmp/boot.log 2>&1; then
+		emit_counters
+		emit_runfile /tmp/boot.run
+		ok "$cfg boot: the boot script started redis-server and nginx"
+		measure_live $(chroot_pids "$1")
+	else
+		sed -e 's/^/# boot: /' /tmp/boot.log | tail -n 20
+		not_ok "$cfg boot: the boot script started redis-server and nginx"
+	fi
+	chroot_kill "$1"
+	measure_cache "$1"
+	chroot_umounts "$1"
+}
+
+bench_nginx() { # ROOT
+	chroot_mounts "$1"
+	maj0=$(majflt)
+	counters_start
+	chroot "$1" /usr/sbin/nginx -c /etc/bench/nginx.conf -g 'daemon off;' \
+		>/tmp/nginx.log 2>&1 &
+	i=0
+	until chroot "$1" /usr/bin/ab -q -n 1 http://127.0.0.1:8080/index.html \
+		>/dev/null 2>&1; do
+		i=$((i + 1))
+		if [ $i -ge 120 ]; then
+			sed -e 's/^/# nginx: /' /tmp/nginx.log "$1/var/log/nginx/error.log"
+			break
+		fi
+		sleep 0.5
+	done
+	chroot "$1" /usr/bin/ab -q -n "$ab_requests" -c 10 \
+		http://127.0.0.1:8080/index.html >/tmp/ab.out 2>&1
+	rps=$(awk '/^Requests per second:/ { print $4 }' /tmp/ab.out)
+	failed_req=$(awk '/^Failed requests:/ { print $3 }' /tmp/ab.out)
+	if [ -n "$rps" ] && [ "$failed_req" = 0 ]; then
+		emit_counters
+		emit run requests_per_s "$rps"
+		ok "$cfg nginx: served $ab_requests requests to ab"
+		measure_live $(chroot_pids "$1")
+	else
+		sed -e 's/^/# ab: /' /tmp/ab.out | tail -n 20
+		not_ok "$cfg nginx: served $ab_requests requests to ab"
+	fi
+	chroot_kill "$1"
+	measure_cache "$1"
+	chroot_umounts "$1"
+}
+
+bench_redis() { # ROOT
+	maj0=$(majflt)
+	if run_redis "$1" /tmp/live.json; then
+		set -- "$1" $delta
+		emit run read_bytes "$2"
+		emit run cache_growth_bytes "$3"
+		emit run majflt $(($(majflt) - maj0))
+		emit run requests_per_s "$(awk '{ s += $2; n++ }
+			END { if (n) printf "%.2f", s / n }' /tmp/redis-bench.out)"
+		emit_stat live /tmp/live.txt /tmp/live.json
+		ok "$cfg redis: redis-server served redis-benchmark"
+	else
+		not_ok "$cfg redis: redis-server served redis-benchmark"
+	fi
+	measure_cache "$1"
+}
+
+bench_gcc() { # ROOT
+	chroot_mounts "$1"
+	rm -f "$1"/src/lib/*.o "$1/src/libexecfolio.a"
+	sync
+	maj0=$(majflt)
+	counters_start
+	if benchhelper run /tmp/gcc.run chroot "$1" /usr/bin/make -C /src \
+		-j"$cc_jobs" >/tmp/gcc.log 2>&1 && [ -s "$1/src/libexecfolio.a" ]; then
+		emit_counters
+		emit_runfile /tmp/gcc.run
+		ok "$cfg gcc: built libexecfolio.a"
+	else
+		sed -e 's/^/# gcc: /' /tmp/gcc.log | tail -n 20
+		not_ok "$cfg gcc: built libexecfolio.a"
+	fi
+	measure_cache "$1"
+	chroot_umounts "$1"
+}
+
+# CONFIG MOUNT_OPTIONS TREE
+run_config() {
+	cfg=$1
+	if [ -n "$2" ]; then
+		check "$cfg: mount -o $2" mount -o "$2" "$TEST_DISK" /mnt
+	else
+		check "$cfg: mount" mount "$TEST_DISK" /mnt
+	fi
+	for wl in $workloads; do
+		diag "$cfg $wl: start $(cut -d' ' -f1 /proc/uptime)"
+		"bench_$wl" "/mnt/$3"
+	done
+	check "$cfg: umount" umount /mnt
+}
+
+diag "kernel $(uname -r), page size $(getconf PAGESIZE 2>/dev/null || echo 4096)"
+if mount -o exec_folio_size=64k "$TEST_DISK" /mnt 2>/dev/null; then
+	umount /mnt
+	run_config mount exec_folio_size=64k plain
+	run_config tagged exec_folio_size=64k tagged
+else
+	run_config default "" plain
+fi
+echo "1..$n"
+[ $failed = 0 ]

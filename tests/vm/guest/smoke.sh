@@ -58,7 +58,7 @@ run_measure() { # PROGRAM [fail] -> "BIG64 CONT TEXT"
 	wait $pid 2>/dev/null
 }
 
-echo "1..29"
+echo "1..31"
 
 # Mount option: strict parsing, shown in /proc/mounts.
 if mount -o exec_folio_size=4194304m "$TEST_DISK" /mnt 2>/dev/null; then
@@ -83,15 +83,25 @@ check_eq "bigtext.leaf: xattr in a leaf-form attribute fork, mode 0644" \
 check_eq "plain: no execute bit, no policy" \
 	"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=0 deferred=0"
 
-# The text of the tagged program is in 64K folios, the opted-out one's not.
+# The text of the tagged program is in 64K folios, the opted-out one's not;
+# only the tagged one's faults go through the exec folio hook.
+hook_faults() { awk '$1 == "thp_file_pref_exec_fault" { print $2 }' /proc/vmstat; }
+before=$(hook_faults)
 set -- $(run_measure /mnt/bigtext)
-echo "# bigtext: ${1}% of ${3} text bytes in folios >= 64K, cont-aligned ${2}%"
+after=$(hook_faults)
+echo "# bigtext: ${1}% of ${3} text bytes in folios >= 64K, cont-aligned ${2}%, $((after - before)) hook faults"
 check "bigtext: at least 90% of its text in folios >= 64K" test "${1:-0}" -ge 90
 check "bigtext: at least 90% of its text cont-aligned" test "${2:-0}" -ge 90
+check "bigtext: its faults go through the exec folio hook" \
+	test "${after:-0}" -gt "${before:-0}"
+before=$(hook_faults)
 set -- $(run_measure /mnt/bigtext.none)
-echo "# bigtext.none: ${1}% of ${3} text bytes in folios >= 64K, cont-aligned ${2}%"
+after=$(hook_faults)
+echo "# bigtext.none: ${1}% of ${3} text bytes in folios >= 64K, cont-aligned ${2}%, $((after - before)) hook faults"
 check "bigtext.none: less than half of its text in folios >= 64K" \
 	test "${1:-100}" -lt 50
+check_eq "bigtext.none: untagged, the exec folio hook is never entered" \
+	"$((after - before))" 0
 
 # The xattr: malformed values are refused.
 for v in "64k " 0x10000 4194304m 3k; do

@@ -44,6 +44,7 @@ run_fsx() { # FILE
 }
 
 echo "1..17"
+t0=$(cut -d. -f1 /proc/uptime)
 
 check "mount -t xfs -o exec_folio_size=64k" mount -t xfs -o exec_folio_size=64k "$TEST_DISK" $mnt
 if ! grep -q " $mnt xfs " /proc/mounts; then
@@ -55,6 +56,7 @@ fi
 fsx --self-check-corrupt -s 1 -n 1000 -c 100 $mnt/selfcheck >/tmp/self.out 2>&1
 rc=$?
 rm -f $mnt/selfcheck
+diag "self-check done after $(($(cut -d. -f1 /proc/uptime) - t0))s"
 head -8 /tmp/self.out
 check_eq "fsx --self-check-corrupt exits 1 (mismatch)" "$rc" 1
 check "it reports the first differing offset" \
@@ -109,4 +111,5 @@ vmhelper setxattr $mnt/fsx/flip 64k >/dev/null
 policy_states $mnt/fsx/flip
 
 check "umount" umount $mnt
+diag "$(($(cut -d. -f1 /proc/uptime) - t0))s of guest time in all"
 exit $failed

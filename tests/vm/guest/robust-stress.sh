@@ -17,6 +17,7 @@ prog=$mnt/stress/prog
 copy=$mnt/stress/copy
 
 echo "1..14"
+t0=$(cut -d. -f1 /proc/uptime)
 check "mount -t xfs -o exec_folio_size=64k" mount -t xfs -o exec_folio_size=64k "$TEST_DISK" $mnt
 if ! grep -q " $mnt xfs " /proc/mounts; then
 	echo "Bail out! the robustness disk did not mount"
@@ -120,6 +121,7 @@ for w in $workers; do
 	loop $w &
 done
 wait
+diag "the loops ended $(($(cut -d. -f1 /proc/uptime) - t0))s after the start"
 
 for w in $workers; do
 	set -- $(cat /tmp/stress.$w 2>/dev/null || echo 0 0)
@@ -139,4 +141,5 @@ check "removing the xattr fell back to the 64k mount default" \
 policy_states $prog $copy
 vmstat_folios
 check "umount" umount $mnt
+diag "$(($(cut -d. -f1 /proc/uptime) - t0))s of guest time in all"
 exit $failed

@@ -647,6 +647,12 @@ static int usage(void)
 	return EXIT_USAGE;
 }
 
+static int bad_arg(int opt, const char *arg, const char *want)
+{
+	fprintf(stderr, "fsx: -%c %s: want %s\n", opt, arg, want);
+	return usage();
+}
+
 static bool parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
@@ -688,21 +694,23 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 's':
 			if (!parse_u64(optarg, &seed))
-				return usage();
+				return bad_arg(c, optarg, "an unsigned number");
 			break;
 		case 'n':
 			if (!parse_u64(optarg, &nops))
-				return usage();
+				return bad_arg(c, optarg, "an unsigned number");
 			break;
 		case 'l':
 			if (!parse_u64(optarg, &v) || v < 2 * SZ_64K ||
 			    v > 1UL << 30)
-				return usage();
+				return bad_arg(
+					c, optarg,
+					"a size from 131072 to 1073741824 bytes");
 			f->max_size = v;
 			break;
 		case 'c':
 			if (!parse_u64(optarg, &check_every) || !check_every)
-				return usage();
+				return bad_arg(c, optarg, "a number above 0");
 			break;
 		case 'x':
 			if (exclude(f, optarg))
@@ -717,6 +725,12 @@ int main(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return usage();
+	for (c = 0; c < NR_OPS && !f->enabled[c]; c++)
+		;
+	if (c == NR_OPS) {
+		fprintf(stderr, "fsx: every operation is left out (-x)\n");
+		return EXIT_USAGE;
+	}
 	f->path = argv[optind];
 	f->rng = seed * 0x9e3779b97f4a7c15ULL | 1;
 	f->page_size = sysconf(_SC_PAGESIZE);

@@ -70,8 +70,8 @@ while [ "$r" -le "$rounds" ]; do
 			"$work/bench-initramfs.gz" "$run.disk.img" "$run"
 		rm -f "$run.disk.img"
 		echo "bench-kernels: $name took $(cat "$run/seconds") s," \
-			"$(grep -c '^ok' "$run/bench-workloads.sh.tap" 2>/dev/null || echo 0) ok," \
-			"$(grep -c '^not ok' "$run/bench-workloads.sh.tap" 2>/dev/null || echo 0) not ok"
+			"$(grep -c '^ok' "$run/bench-workloads.sh.tap" 2>/dev/null || true) ok," \
+			"$(grep -c '^not ok' "$run/bench-workloads.sh.tap" 2>/dev/null || true) not ok"
 	done
 	# Rotate the order so that no kernel always goes first.
 	first=$1

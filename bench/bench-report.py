@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""bench-report.py [--kernels DIR] [--costs DIR] [--out DIR] [--plots DIR]
+"""bench-report.py [--kernels DIR] [--costs DIR] [--x86 DIR] [--out DIR] [--plots DIR]
 
 Turn the results of bench/bench-kernels.sh (DIR/rROUND-KERNEL/, each with
 the TAP of tests/vm/guest/bench-workloads.sh) and bench/bench-costs.sh into
 markdown tables (OUT/kernels.md, OUT/costs.md) and SVG plots made with
-gnuplot (PLOTS/*.svg), every kernel and configuration side by side.
+gnuplot (PLOTS/*.svg), every kernel and configuration side by side;
+bench/bench-x86.sh's results into OUT/x86.md.
 Figures over rounds are shown as min-max (one value when they agree).
 """
 import argparse
@@ -39,14 +40,17 @@ THROUGHPUT = {
     "boot": ("wall_ns", "s (wall)", 1e-9),
     "gcc": ("wall_ns", "s (wall)", 1e-9),
 }
+# x86_64 (bench/bench-x86.sh, tests/vm/guest/bench-pmd.sh).
+WHAT["bigprog"] = ("bigprog, the suite's 5 MB static program (2M-aligned "
+                   "segments), after executing all its text: its text")
+PRIMARY["bigprog"] = "live"
 
 
 def label(kernel, cfg):
     if cfg == "default":
         return kernel
-    return {"mount": "%s, mount 64k" % kernel,
-            "tagged": "%s, libs tagged"}.get(cfg, "%s, %s" % (kernel, cfg)) \
-        .replace("%s", kernel)
+    return {"mount": "%s, mount 64k", "tagged": "%s, libs tagged",
+            "2m": "%s, 2m"}.get(cfg, "%s, " + cfg) % kernel
 
 
 def load_kernels(d):
@@ -57,9 +61,11 @@ def load_kernels(d):
     runs = []
     for name in sorted(os.listdir(d)):
         m = re.match(r"r(\d+)-(.+)$", name)
-        tap = os.path.join(d, name, "bench-workloads.sh.tap")
         if not m or not os.path.isdir(os.path.join(d, name)):
             continue
+        taps = [t for t in os.listdir(os.path.join(d, name))
+                if t.startswith("bench-") and t.endswith(".sh.tap")]
+        tap = os.path.join(d, name, taps[0] if taps else "bench-workloads.sh.tap")
         runs.append((int(m.group(1)), m.group(2), tap))
     order = []
     ri = os.path.join(d, "run-info")
@@ -93,7 +99,7 @@ def load_kernels(d):
                 columns.append(col)
             data[(col, wl, view, key)].append(v)
     rank = {k: i for i, k in enumerate(order)}
-    cfg_rank = {"": 0, "mount 64k": 1, "libs tagged": 2}
+    cfg_rank = {"": 0, "mount 64k": 1, "libs tagged": 2, "2m": 3}
     columns.sort(key=lambda c: (rank.get(c.split(",")[0], 99),
                                 cfg_rank.get(c.partition(", ")[2], 3), c))
     return data, columns, info, failures
@@ -143,7 +149,7 @@ def summary_table(out, data, columns, wl):
     if not cols:
         out.append("(not measured)\n")
         return
-    key, unit, scale = THROUGHPUT[wl]
+    key, unit, scale = THROUGHPUT.get(wl, ("requests_per_s", "requests/s", 1.0))
     rows = [
         ("cont-aligned share (%s)" % ("processes" if view == "live" else "page cache"),
          [span(share(data, c, wl, view), "%.1f%%") for c in cols]),
@@ -159,6 +165,11 @@ def summary_table(out, data, columns, wl):
         ("text in the page cache, MB", mb("text_cached_bytes", "cache")),
         ("major faults", [span(data.get((c, wl, "run", "majflt"), []), "%.0f")
                           for c in cols]),
+        ("PMD-mapped text, MB (execfolio stat)",
+         mb("pmd_mapped_bytes", view)),
+        ("FilePmdMapped in smaps, MB",
+         [span([x / 1024 for x in data.get((c, wl, "run", "file_pmd_kb"), [])],
+               "%.1f") for c in cols]),
         ("%s (TCG: not a TLB figure)" % unit,
          [span([x * scale for x in data.get((c, wl, "run", key), [])],
                "%.1f") for c in cols]),
@@ -166,7 +177,8 @@ def summary_table(out, data, columns, wl):
     out.append("| %s | %s |" % (wl, " | ".join(cols)))
     out.append("| --- |" + " ---: |" * len(cols))
     for name, cells in rows:
-        out.append("| %s | %s |" % (name, " | ".join(cells)))
+        if any(c != "-" for c in cells):
+            out.append("| %s | %s |" % (name, " | ".join(cells)))
     out.append("")
 
 
@@ -201,14 +213,14 @@ def bar_plot(plots, name, title, ylabel, data, columns, metric):
         "'%s' using %d:%d:%d:xtic(1) title '%s'" % (dat, 2 + 3 * i, 3 + 3 * i,
                                                    4 + 3 * i, c)
         for i, c in enumerate(columns))
-    script = """set terminal svg size 820,420 dynamic font 'sans,11' background rgb 'white'
+    script = """set terminal svg size 820,460 dynamic font 'sans,11' background rgb 'white'
 set output '%s.svg'
 set title '%s'
 set ylabel '%s'
 set style data histogram
 set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
-set key outside right top
+set key below
 set grid ytics
 set yrange [0:*]
 plot %s
@@ -266,6 +278,37 @@ def kernels_report(args):
     with open(os.path.join(args.out, "kernels.md"), "w") as f:
         f.write("\n".join(out))
     print("bench-report: %s" % os.path.join(args.out, "kernels.md"))
+
+
+def x86_report(args):
+    data, columns, info, failures = load_kernels(args.x86)
+    out = ["## x86_64: the 2m policy, text mapped by PMDs", ""]
+    out.append("Measured %s on %s (%s), guest: %s, `-M pc -cpu max`, 1 GiB, "
+               "2 CPUs, TCG; %s rounds. TCG offers no TLB counters: the "
+               "iTLB-relevant figure is the text mapped by PMDs (one TLB "
+               "entry per 2 MB). Figures are min-max over the rounds." % (
+                   info.get("date", "?"), info.get("cpu", "?"),
+                   info.get("host", "?"), info.get("qemu", "?"),
+                   info.get("rounds", "?")))
+    out.append("")
+    for k in info.get("kernels", []):
+        out.append("- kernel `%s`" % k)
+    out.append("")
+    for wl in ("bigprog", "redis"):
+        out.append("### %s (x86_64)" % wl)
+        out.append("")
+        out.append(WHAT[wl] + ".")
+        out.append("")
+        summary_table(out, data, columns, wl)
+        seed_table(out, data, columns, wl, "live")
+    if failures:
+        out.append("### Runs that failed (x86_64)")
+        out.append("")
+        out += ["- " + f for f in failures]
+        out.append("")
+    with open(os.path.join(args.out, "x86.md"), "w") as f:
+        f.write("\n".join(out))
+    print("bench-report: %s" % os.path.join(args.out, "x86.md"))
 
 
 def costs_report(args):
@@ -329,13 +372,29 @@ def costs_report(args):
             fb[0] / 1048576, cb[0] / 1048576, rb[0] / 1048576 if rb else 0,
             cb[0] / fb[0]))
     out.append("")
+    out.append("| generated programs, each executed once | file bytes, MB | "
+               "page cache, MB | read from disk, MB | page cache / file bytes |")
+    out.append("| --- | ---: | ---: | ---: | ---: |")
+    for p in ("none", "16k", "64k", "2m"):
+        fb = data.get(("small", p, "exec_file_bytes"), [])
+        cb = data.get(("small", p, "exec_cache_bytes"), [])
+        rb = data.get(("small", p, "exec_read_bytes"), [])
+        if not fb or not cb:
+            continue
+        pol = [x + ((cb[0] / 1048576,) if x[0] == p else ()) for x in pol]
+        out.append("| xattr %s | %.2f | %.2f | %.2f | %.3f |" % (
+            p, fb[0] / 1048576, cb[0] / 1048576, rb[0] / 1048576 if rb else 0,
+            cb[0] / fb[0]))
+    out.append("")
     if args.plots and pol:
         os.makedirs(args.plots, exist_ok=True)
         with open(os.path.join(args.plots, "costs-small.dat"), "w") as f:
-            for p, c, fb in pol:
-                f.write("%s %.3f %.3f\n" % (p, fb, c))
-        ok = gnuplot("""set terminal svg size 640,380 dynamic font 'sans,11' background rgb 'white'
+            for x in pol:
+                f.write("%s %.3f %.3f %s\n" % (x[0], x[2], x[1],
+                                              "%.3f" % x[3] if len(x) > 3 else "NaN"))
+        ok = gnuplot(("""set terminal svg size 640,380 dynamic font 'sans,11' background rgb 'white'
 set output 'costs-small.svg'
+set key below
 set title 'page cache of a tree of small executables, by policy'
 set ylabel 'MB'
 set style data histogram
@@ -343,8 +402,9 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set grid ytics
 set yrange [0:*]
-plot 'costs-small.dat' using 2:xtic(1) title 'file bytes', '' using 3 title 'page cache after reading each file'
-""", args.plots)
+plot 'costs-small.dat' using 2:xtic(1) title 'file bytes', '' using 3 title 'page cache after reading each file'%s
+""" % (", '' using 4 title 'page cache after executing the generated programs'"
+       if any(len(x) > 3 for x in pol) else "")), args.plots)
         os.unlink(os.path.join(args.plots, "costs-small.dat"))
         if ok:
             out.append("Plot: `bench/plots/costs-small.svg`")
@@ -358,6 +418,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[2])
     p.add_argument("--kernels")
     p.add_argument("--costs")
+    p.add_argument("--x86")
     p.add_argument("--out", default="build/bench")
     p.add_argument("--plots")
     args = p.parse_args()
@@ -368,6 +429,8 @@ def main():
         kernels_report(args)
     if args.costs:
         costs_report(args)
+    if args.x86:
+        x86_report(args)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,27 @@ bench-costs: all
 	$(TOP)/bench/bench-report.py --costs $(BUILD)/bench/costs \
 		--out $(BUILD)/bench --plots $(TOP)/bench/plots
 
+# x86_64: the 2m policy and PMD-mapped text, on the test kernel (the
+# release kernels compared on arm64 are not built for x86_64).
+BENCH_X86_TREE := $(BUILD)/bench/x86_64-tree
+
+$(BENCH_X86_TREE).stamp: tests/workloads/debian-tree.sh
+	@echo "  TREE     $(BENCH_X86_TREE) (redis-server, redis-tools for amd64)"
+	$(Q)rm -rf $(BENCH_X86_TREE) $(BENCH_X86_TREE).tmp
+	$(Q)sh $< amd64 $(BENCH_X86_TREE).tmp redis-server redis-tools >/dev/null
+	$(Q)mv $(BENCH_X86_TREE).tmp $(BENCH_X86_TREE) && touch $@
+
+.PHONY: bench-x86
+bench: bench-x86
+bench-x86: all
+	$(Q)$(MAKE) --no-print-directory vm-suite-guest bench-guest ARCH=x86_64
+	$(Q)$(MAKE) --no-print-directory $(BENCH_X86_TREE).stamp
+	$(Q)$(MAKE) --no-print-directory kernel ARCH=x86_64 KCONFIG=test
+	$(TOP)/bench/bench-x86.sh $(BUILD)/bench/x86 \
+		execfolio-test=$(call kernel_image,x86_64,test)
+	$(TOP)/bench/bench-report.py --x86 $(BUILD)/bench/x86 --out $(BUILD)/bench
+
 bench-report:
 	$(TOP)/bench/bench-report.py --kernels $(BUILD)/bench/kernels \
-		--costs $(BUILD)/bench/costs --out $(BUILD)/bench --plots $(TOP)/bench/plots
+		--costs $(BUILD)/bench/costs --x86 $(BUILD)/bench/x86 \
+		--out $(BUILD)/bench --plots $(TOP)/bench/plots

@@ -9,9 +9,11 @@
 #             two-line script each) in directories of 1000, no xattr:
 #             what the mount default resolves a policy for at every iget
 #   small/P/  for P in none, 16k, 64k and 2m, the same executables with
-#             the xattr P: every ELF program of TREE's bin/ and usr/bin/
-#             (most under 64K) and a few larger (nginx, redis-server,
-#             ld.bfd)
+#             the xattr P: BENCH_SMALL_PROGS (200) static arm64 programs
+#             (no libc) of 2K to 62K of text, which execute all of it
+#             (nops) and exit, and a few larger ones: programs of 128K,
+#             512K and 1536K made the same way, and Debian's nginx and
+#             redis-server from TREE
 # Kept and reused while its inputs are unchanged (IMAGE.key).
 set -eu
 tree=$1
@@ -29,19 +31,25 @@ inodes=${BENCH_INODES:-100000}
 	exit 1
 }
 
-# The executables of the tree: ELF regular files, not links.
-programs() {
-	find "$tree/bin" "$tree/usr/bin" -type f -perm -u+x | sort | while read -r f; do
-		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] && echo "$f"
-	done
-	echo "$tree/usr/sbin/nginx"
-	echo "$tree/usr/bin/redis-server"
+small=${BENCH_SMALL_PROGS:-200}
+cc=${CROSS_CC:-aarch64-linux-gnu-gcc}
+command -v "$cc" >/dev/null || {
+	echo "cost-disk: $cc not found: run make deps" >&2
+	exit 1
+}
+
+# prog OUT TEXT_BYTES: a static program that executes TEXT_BYTES of nops
+# and exits; 4K segment alignment, as most small programs have.
+prog() {
+	printf '.text\n.globl _start\n_start:\n.rept %d\nnop\n.endr\nmov x8, #93\nmov x0, #0\nsvc #0\n' \
+		$(($2 / 4)) >"$1.S"
+	"$cc" -nostdlib -static -Wl,-z,max-page-size=4096 -o "$1" "$1.S"
+	rm -f "$1.S"
 }
 
 key=$({
-	echo "$inodes"
-	cat "$mkfs" "$0" | sha256sum
-	programs | xargs cat | sha256sum
+	echo "$inodes $small $("$cc" --version | head -n 1)"
+	cat "$mkfs" "$0" "$tree/usr/sbin/nginx" "$tree/usr/bin/redis-server" | sha256sum
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$image" ] && [ "$(cat "$image.key" 2>/dev/null)" = "$key" ]; then
 	exit 0
@@ -62,14 +70,21 @@ awk -v n="$inodes" -v s="$stage/inodes" 'BEGIN {
 	} }'
 find "$stage/inodes" -type f -exec chmod 0755 {} +
 
-set --
-for p in none 16k 64k 2m; do
-	mkdir -p "$stage/small/$p"
-	programs | while read -r f; do
-		cp "$f" "$stage/small/$p/"
-	done
-	# ld.bfd is a link in TREE: copy its target under that name.
-	cp -L "$tree/usr/bin/ld.bfd" "$stage/small/$p/ld.bfd" 2>/dev/null || true
+progs=$stage/small/none
+mkdir -p "$progs"
+i=0
+while [ $i -lt "$small" ]; do
+	# Text sizes spread over 2K..62K.
+	prog "$progs/p$i" $(((2 + (i * 37) % 61) * 1024))
+	i=$((i + 1))
+done
+for k in 128 512 1536; do
+	prog "$progs/big$k" $((k * 1024))
+done
+cp "$tree/usr/sbin/nginx" "$tree/usr/bin/redis-server" "$progs/"
+set -- --rule "small/none/*=none"
+for p in 16k 64k 2m; do
+	cp -a "$progs" "$stage/small/$p"
 	set -- "$@" --rule "small/$p/*=$p"
 done
 "$mkfs" "$@" --size 2g --report "$image.report" "$stage" "$image"

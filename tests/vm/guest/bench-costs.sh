@@ -12,8 +12,9 @@
 # the find executed (its CPU time) and the guest clock.
 #
 # small: the page-cache bytes of reading every file of small/P once (cat),
-# for each policy P (none, 16k, 64k, 2m, the files' xattr), caches dropped
-# before each.
+# and of executing each generated program of it once (they run all their
+# text), for each policy P (none, 16k, 64k, 2m, the files' xattr), caches
+# dropped before each.
 #
 # Results are TAP comments "# bench costs KIND LABEL KEY VALUE".
 . /tests/vmlib.sh
@@ -62,13 +63,24 @@ for p in none 16k 64k 2m; do
 	emit small "$p" files "$(ls "$d" | wc -l)"
 	emit small "$p" file_bytes "$(ls -l "$d" | awk '{ s += $5 } END { print s }')"
 	emit small "$p" files_under_64k "$(ls -l "$d" | awk '$5 < 65536 { n++ } END { print n + 0 }')"
-	emit small "$p" state "$(vmhelper state "$d/ls" 2>&1 | tr ' ' _)"
+	emit small "$p" state "$(vmhelper state "$d/big512" 2>&1 | tr ' ' _)"
 	counters_start
 	cat "$d"/* >/dev/null
 	set -- $(counters_delta)
 	emit small "$p" read_bytes "$1"
 	emit small "$p" cache_bytes "$2"
 	ok "small $p: read every file"
+	# Execute the generated programs (all their text), nothing else read.
+	counters_start
+	runs=0
+	for f in "$d"/p* "$d"/big*; do
+		"$f" && runs=$((runs + 1))
+	done
+	set -- $(counters_delta)
+	emit small "$p" exec_read_bytes "$1"
+	emit small "$p" exec_cache_bytes "$2"
+	emit small "$p" exec_file_bytes "$(ls -l "$d"/p* "$d"/big* | awk '{ s += $5 } END { print s }')"
+	check "small $p: executed every generated program" test "$runs" = "$(ls "$d"/p* "$d"/big* | wc -l)"
 done
 check "umount" umount /mnt
 echo "1..$n"

@@ -8,6 +8,7 @@
  * or SIGTERM/SIGINT/SIGHUP, 1 on failure, 2 on a usage error.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
@@ -235,7 +236,10 @@ static int run(struct fuse_args *args, struct fuse_cmdline_opts *opts)
 		if (!loop)
 			goto out_unmount;
 		fuse_loop_cfg_set_clone_fd(loop, opts->clone_fd);
-		fuse_loop_cfg_set_idle_threads(loop, opts->max_idle_threads);
+		/* UINT_MAX: not given, which libfuse 3.14 logs as invalid. */
+		if (opts->max_idle_threads != UINT_MAX)
+			fuse_loop_cfg_set_idle_threads(loop,
+						       opts->max_idle_threads);
 		fuse_loop_cfg_set_max_threads(loop, opts->max_threads);
 		ret = exit_status(fuse_session_loop_mt(se, loop));
 		fuse_loop_cfg_destroy(loop);

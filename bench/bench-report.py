@@ -402,8 +402,9 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set grid ytics
 set yrange [0:*]
-plot 'costs-small.dat' using 2:xtic(1) title 'file bytes', '' using 3 title 'page cache after reading each file'%s
-""" % (", '' using 4 title 'page cache after executing the generated programs'"
+plot 'costs-small.dat' using 2:xtic(1) title 'bytes of all the files', '' using 3 title 'page cache after reading each file'%s
+""" % (", '' using 4 title 'page cache after executing the generated programs (%.1f MB of files)'"
+       % (data.get(("small", "none", "exec_file_bytes"), [0])[0] / 1048576)
        if any(len(x) > 3 for x in pol) else "")), args.plots)
         os.unlink(os.path.join(args.plots, "costs-small.dat"))
         if ok:

@@ -59,6 +59,8 @@ check-full: deps-check
 	@$(MAKE) --no-print-directory tests
 	@echo "==== tier vm-faults (KASAN)"
 	@$(MAKE) --no-print-directory check-vm-faults FAULTS_KCONFIG=kasan FAULTS_ARCHES=arm64
+	@echo "==== tier vm-robust (x86_64)"
+	@$(MAKE) --no-print-directory check-vm-robust ROBUST_ARCHES=x86_64
 	@echo "==== check-patches"
 	@$(MAKE) --no-print-directory check-patches || \
 		printf '1..1\nnot ok 1 - make check-patches failed\n' > $(RESULTS)/check-patches.tap

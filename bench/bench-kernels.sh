@@ -16,7 +16,7 @@ shift
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
 rounds=${BENCH_ROUNDS:-2}
-work=$build/bench/vm
+work=$build/bench/vm-kernels
 mkdir -p "$out" "$work"
 
 for k; do

@@ -111,6 +111,8 @@ def span(vals, fmt):
     lo, hi = min(vals), max(vals)
     if fmt % lo == fmt % hi:
         return fmt % lo
+    if fmt.endswith("%%"):
+        return (fmt[:-2] + "-" + fmt) % (lo, hi)
     return (fmt + "-" + fmt) % (lo, hi)
 
 

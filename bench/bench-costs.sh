@@ -14,7 +14,7 @@ out=$1
 kernel=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
-work=$build/bench/vm
+work=$build/bench/vm-costs
 mkdir -p "$work" "$(dirname "$out")"
 [ -f "$kernel" ] || {
 	echo "bench-costs: no kernel $kernel" >&2

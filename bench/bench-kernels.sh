@@ -50,7 +50,7 @@ done
 
 {
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "host $(uname -r) $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d MiB", $2 / 1024 }' /proc/meminfo)"
+	echo "host kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d MiB", $2 / 1024 }' /proc/meminfo)"
 	echo "cpu $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 	echo "qemu $(qemu-system-aarch64 --version | head -n 1)"
 	echo "rounds $rounds"

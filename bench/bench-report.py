@@ -428,6 +428,12 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     if args.plots:
         args.plots = os.path.abspath(args.plots)
+    for name in ("kernels", "costs", "x86"):
+        d = getattr(args, name)
+        if d and not os.path.isdir(d):
+            sys.stderr.write("bench-report: no results in %s (run make bench-%s)\n"
+                             % (d, name))
+            setattr(args, name, None)
     if args.kernels:
         kernels_report(args)
     if args.costs:

@@ -55,7 +55,7 @@ fi
 "$top/tests/vm/mkinitramfs.sh" x86_64 "$bin" "$work" "$work/initramfs.gz" bench-pmd.sh
 {
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "host $(uname -r) $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d MiB", $2 / 1024 }' /proc/meminfo)"
+	echo "host kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d MiB", $2 / 1024 }' /proc/meminfo)"
 	echo "cpu $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
 	echo "rounds $rounds"

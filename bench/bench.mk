@@ -45,7 +45,10 @@ BENCH_INODES ?= 100000
 export BENCH_ROUNDS BENCH_AB_REQUESTS BENCH_REDIS_REQUESTS BENCH_CC_JOBS \
 	BENCH_COST_ROUNDS BENCH_INODES
 BENCH_TREE := $(BUILD)/bench/arm64-tree
-BENCH_KSERIES := stock option-one execfolio
+# The kernels compared: BENCH_KCONFIG=test BENCH_KSERIES="stock execfolio"
+# compares the test-config kernels (as long as there are no release ones).
+BENCH_KCONFIG ?= release
+BENCH_KSERIES ?= stock option-one execfolio
 
 # Debian's arm64 packages of the workloads, with their dependencies.
 $(BENCH_TREE).stamp: tests/workloads/debian-tree.sh
@@ -64,19 +67,19 @@ bench-kernels: all
 	$(Q)$(MAKE) --no-print-directory bench-guest ARCH=arm64
 	$(Q)$(MAKE) --no-print-directory $(BENCH_TREE).stamp
 	$(Q)set -e; for s in $(BENCH_KSERIES); do \
-		$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=release KSERIES=$$s; \
+		$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=$(BENCH_KCONFIG) KSERIES=$$s; \
 	done
 	$(TOP)/bench/bench-kernels.sh $(BUILD)/bench/kernels \
-		$(foreach s,$(BENCH_KSERIES),$(s)=$(call kernel_image,arm64,release,$(s)))
+		$(foreach s,$(BENCH_KSERIES),$(s)=$(call kernel_image,arm64,$(BENCH_KCONFIG),$(s)))
 	$(TOP)/bench/bench-report.py --kernels $(BUILD)/bench/kernels \
 		--out $(BUILD)/bench --plots $(TOP)/bench/plots
 
 bench-costs: all
 	$(Q)$(MAKE) --no-print-directory bench-guest ARCH=arm64
 	$(Q)$(MAKE) --no-print-directory $(BENCH_TREE).stamp
-	$(Q)$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=release
+	$(Q)$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=$(BENCH_KCONFIG)
 	$(TOP)/bench/bench-costs.sh $(BUILD)/bench/costs \
-		$(call kernel_image,arm64,release,execfolio)
+		$(call kernel_image,arm64,$(BENCH_KCONFIG),execfolio)
 	$(TOP)/bench/bench-report.py --costs $(BUILD)/bench/costs \
 		--out $(BUILD)/bench --plots $(TOP)/bench/plots
 

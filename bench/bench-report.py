@@ -232,6 +232,68 @@ plot %s
     return ok
 
 
+def folio_plot(plots, data, columns):
+    """The seed's table as stacked bars: one bar per configuration, grouped
+    by workload, text split by folio size (headline view)."""
+    classes = [
+        ("4K pages", ["base-page-4kB"]),
+        ("8K-32K", ["thp-aligned-%dkB" % k for k in (8, 16, 32)]),
+        ("64K aligned", ["thp-aligned-64kB"]),
+        ("128K-2M aligned", ["thp-aligned-%dkB" % k for k in SIZES[5:]]),
+        ("unaligned", ["thp-unaligned-%dkB" % k for k in SIZES[1:]]),
+        ("partial", ["thp-partial"]),
+    ]
+    blocks = []
+    for wl in WORKLOADS:
+        rows = []
+        for c in columns:
+            view = PRIMARY[wl]
+            text = data.get((c, wl, view, "text"), [])
+            if not text:
+                continue
+            cells = []
+            for _, rs in classes:
+                tot = [sum(data.get((c, wl, view, r), [0] * len(text))[i]
+                           for r in rs) for i in range(len(text))]
+                cells.append("%.2f" % (100.0 * sum(t / x for t, x in zip(tot, text)
+                                                   if x) / len(text)))
+            # Short tic labels: the configuration, or the kernel alone.
+            rows.append('"%s" %s' % (c.partition(", ")[2] or c, " ".join(cells)))
+        if rows:
+            blocks.append((wl, rows))
+    if not blocks:
+        return False
+    with open(os.path.join(plots, "kernels-folios.dat"), "w") as f:
+        for wl, rows in blocks:
+            f.write("\n".join(rows) + "\n\n\n")
+    parts = []
+    for i, (wl, _) in enumerate(blocks):
+        series = []
+        for j, (name, _) in enumerate(classes):
+            series.append("'kernels-folios.dat' index %d using %d%s%s" % (
+                i, j + 2, ":xtic(1)" if j == 0 else "",
+                (" title '%s'" % name) if i == 0 else " notitle"))
+        parts.append("newhistogram '%s' lt 1, " % wl + ", ".join(series))
+    script = """set terminal svg size 1000,520 dynamic font 'sans,10' background rgb 'white'
+set output 'kernels-folios.svg'
+set title 'text by folio size, %% of text (the seed''s table; headline view)'
+set style data histogram
+set style histogram rowstacked title offset 0,-1
+set style fill solid 0.85 border -1
+set boxwidth 0.8
+set key outside top center horizontal
+set xtics font 'sans,8'
+set bmargin 5
+set yrange [0:100]
+set ylabel '%% of text'
+set grid ytics
+plot %s
+""" % ", ".join(parts)
+    ok = gnuplot(script, plots)
+    os.unlink(os.path.join(plots, "kernels-folios.dat"))
+    return ok
+
+
 def kernels_report(args):
     data, columns, info, failures = load_kernels(args.kernels)
     out = ["## Kernels side by side: the seed's workloads (arm64)", ""]
@@ -274,6 +336,8 @@ def kernels_report(args):
         for name, title, ylabel, metric in specs:
             if bar_plot(args.plots, name, title, ylabel, data, columns, metric):
                 plots.append(name)
+        if folio_plot(args.plots, data, columns):
+            plots.append("kernels-folios")
         out.append("Plots: " + ", ".join(
             "`bench/plots/%s.svg`" % p for p in plots))
         out.append("")

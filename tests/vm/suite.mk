@@ -9,8 +9,7 @@
 #   make vm-suite-guest ARCH=A  the guest programs, with bigprog
 #   make demo                 the README's demo (tests/vm/demo.sh)
 
-# Not in make check yet: redis (97.5%) and x86_64 PMD fall short, see issue notes.
-# CHECK_TIERS += vm-suite
+CHECK_TIERS += vm-suite
 
 # 4 KiB of text per function: about 5 MiB of text, more than two 2M PMDs.
 BIGPROG_FUNCS := 1280

@@ -28,7 +28,8 @@ vm_fidelity_fail = mkdir -p $(RESULTS)/vm-fidelity && \
 	printf '1..1\nnot ok 1 - %s\n' "$(1)" > $(RESULTS)/vm-fidelity/setup.tap
 
 check-vm-fidelity: all
-	@if ! { $(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=test && \
+	@rm -f $(RESULTS)/vm-fidelity/setup.tap; \
+	if ! { $(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=test && \
 		$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=test KSERIES=stock && \
 		$(MAKE) --no-print-directory vm-guest $(BUILD)/arm64/bin/execfoliofs ARCH=arm64 && \
 		$(MAKE) --no-print-directory $(SQLITE_TREE).stamp && \

@@ -69,7 +69,8 @@ tap=$out/demo.sh.tap
 # The section NAME of the guest's output: execfolio stat's table and the
 # "counters READ CACHED" line.
 section() { # NAME
-	awk -v s="=== $1" '$0 == s { on = 1; next } /^=== |^ok |^not ok / { on = 0 } on' "$tap"
+	awk -v s="=== $1" '$0 == s { on = 1; next } /^=== |^ok |^not ok / { on = 0 }
+		/^#/ { next } on' "$tap"
 }
 
 # Two stat tables and their counters side by side; rows that are zero in

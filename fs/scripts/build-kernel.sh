@@ -80,6 +80,7 @@ for p in $patches; do
 	[ -r "$here/patches/$p" ] || die "fs/series lists $p but fs/patches/$p is missing"
 done
 patch_paths=
+offsets_ok=
 case $kseries in
 execfolio)
 	for p in $patches; do patch_paths="$patch_paths $here/patches/$p"; done
@@ -95,6 +96,9 @@ option-one)
 	[ -n "$option_one" ] && [ -r "$option_one" ] ||
 		die "the option-one patch was not found: give its path with OPTION_ONE_PATCH=FILE"
 	patch_paths=$option_one
+	# The seed was written against another tree: its hunks land at offsets
+	# (never with fuzz).  Our own series must apply exactly (.orig check).
+	offsets_ok=--no-backup-if-mismatch
 	;;
 *) die "unknown kernel series '$kseries': use execfolio, stock or option-one" ;;
 esac
@@ -128,7 +132,7 @@ mkdir -p "$src"
 tar -xJf "$tarball" -C "$src" --strip-components=1
 for p in $patch_paths; do
 	echo "build-kernel: applying $(basename "$p")"
-	patch -d "$src" -p1 --fuzz=0 -N -s <"$p" ||
+	patch -d "$src" -p1 --fuzz=0 -N -s $offsets_ok <"$p" ||
 		die "$p does not apply cleanly to $(basename "$tarball")"
 	if find "$src" -name '*.rej' -o -name '*.orig' | grep -q .; then
 		die "$p left .rej/.orig files: it does not apply cleanly"

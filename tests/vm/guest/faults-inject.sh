@@ -16,6 +16,12 @@
 # cold cache) is in 64K folios again (execfolio stat).  Then, with a memory
 # hog holding all but 128 MiB of the available memory, the program runs and
 # the reads are right again.  The time under injection is reported.
+# Last, real fragmentation without injection (vmhelper fragment): one
+# mlocked page in every physically aligned 64K block, the other 15 free,
+# vm.compact_unevictable_allowed 0 so that compaction cannot move the
+# locked pages: 64K allocations fail for real.  The same checks as under
+# injection, the fallback count and the time reported; no OOM kill; once
+# the fragmenter exits, a cold program's text is in 64K folios again.
 . /tests/vmlib.sh
 mnt=/mnt
 fi=/sys/kernel/debug/fail_page_alloc
@@ -56,7 +62,7 @@ stepper_part() { # FILE N: wait for part N (up to 5 minutes)
 }
 checksum() { sed -n "s/^part $2 //p" "$1"; } # FILE N
 
-echo "1..28"
+echo "1..39"
 for k in $knobs; do
 	check "fail_page_alloc/$k exists (CONFIG_FAIL_PAGE_ALLOC, debugfs)" test -w $fi/$k
 done
@@ -199,5 +205,117 @@ check "the hog held its memory throughout (not OOM-killed)" kill -0 $hog_pid
 kill $hog_pid
 wait $hog_pid 2>/dev/null
 echo "$thp_was" >$thp
+
+# Real fragmentation.  The tmpfs copies go first: compaction could move
+# their pages into the holes and free whole 64K blocks.
+sum_ref=$(vmhelper sum /tmp/data.ref)
+rm -f /tmp/data.ref /tmp/bigprog.ref
+cua=/proc/sys/vm/compact_unevictable_allowed
+cua_was=$(cat $cua)
+# KiB free in blocks of 64K or more (order >= 4 of 4K pages).
+free_64k_kib() {
+	awk '{ for (o = 4; o + 5 <= NF; o++) { b = 4; for (i = 0; i < o; i++) b *= 2; s += $(o + 5) * b } }
+		END { print s + 0 }' /proc/buddyinfo
+}
+compaction() { grep -E '^(compact_(stall|fail|success|migrate_scanned)|pgmigrate_success) ' /proc/vmstat | tr '\n' ' '; }
+ooms() { dmesg | grep -Eci "out of memory|oom-kill|page allocation failure"; }
+drop_caches
+stepper_start $mnt/stepper.tagged /tmp/stepper-frag.out
+stepper_part /tmp/stepper-frag.out 1
+check_eq "stepper.tagged part 1 (before fragmentation) computes as the untagged copy" \
+	"$(checksum /tmp/stepper-frag.out 1)" "$(checksum /tmp/stepper.ref 1)"
+stat_json /tmp/frag1.json $stepper
+text_mappings $stepper
+drop_caches
+ooms0=$(ooms)
+echo 0 >$cua
+free0=$(free_64k_kib)
+t0=$(uptime_cs)
+# The watermark reserve (tens of MiB with THP) would stay free in large
+# blocks: lower it while the fragmenter takes what is free.
+vm=/proc/sys/vm
+mfk_was=$(cat $vm/min_free_kbytes)
+wsf_was=$(cat $vm/watermark_scale_factor)
+echo 1024 >$vm/min_free_kbytes
+echo 1 >$vm/watermark_scale_factor
+(echo 1000 >/proc/self/oom_score_adj && exec vmhelper fragment 64) >/tmp/frag.out 2>&1 &
+frag_pid=$!
+if wait_for /tmp/frag.out "fragment ready" 6000 && [ "$(cat $cua)" = 0 ]; then
+	ok "fragmenter: one locked page per 64K block, compact_unevictable_allowed 0"
+else
+	not_ok "fragmenter: one locked page per 64K block, compact_unevictable_allowed 0"
+fi
+echo "$mfk_was" >$vm/min_free_kbytes
+echo "$wsf_was" >$vm/watermark_scale_factor
+t1=$(uptime_cs)
+diag "$(cat /tmp/frag.out) in $(((t1 - t0) / 100)).$(((t1 - t0) % 100 / 10))s"
+grep -E '^(MemFree|MemAvailable|Cached):' /proc/meminfo | tr -s ' ' | sed -e 's/^/# /'
+diag "free in blocks >= 64K: $free0 KiB before, $(free_64k_kib) KiB fragmented"
+sed -e 's/^/# buddyinfo: /' /proc/buddyinfo
+diag "$(compaction)"
+fallback3=$(fallbacks)
+t0=$(uptime_cs)
+kill -USR1 $stepper
+stepper_part /tmp/stepper-frag.out 2
+check_eq "running stepper.tagged faults in new text (part 2) under fragmentation" \
+	"$(checksum /tmp/stepper-frag.out 2)" "$(checksum /tmp/stepper.ref 2)"
+stat_json /tmp/frag2.json $stepper
+text_mappings $stepper
+drop_caches
+out=$($mnt/bigprog.tagged 2>&1)
+check_eq "bigprog.tagged from a cold cache runs to completion under fragmentation" \
+	"$out" "$ref_bigprog"
+check_eq "read() of data.tagged (cold) has the checksum of the tmpfs copy under fragmentation" \
+	"$(vmhelper sum $mnt/data.tagged)" "$sum_ref"
+drop_caches
+check "every file matches SHA256SUMS under fragmentation (cold)" \
+	sh -c "cd $mnt && sha256sum -c SHA256SUMS"
+t1=$(uptime_cs)
+fallback4=$(fallbacks)
+under=$((t1 - t0))
+diag "$(compaction)"
+sed -e 's/^/# buddyinfo: /' /proc/buddyinfo
+diag "time under fragmentation: $((under / 100)).$((under % 100 / 10))s"
+diag "thp_file_pref_fallback: $fallback3 -> $fallback4 ($((fallback4 - fallback3)) fallbacks under fragmentation)"
+check "64K allocations failed for real: thp_file_pref_fallback rose" \
+	test "${fallback4:-0}" -gt "${fallback3:-0}"
+text1=$(json_u64 /tmp/frag1.json text_bytes)
+text2=$(json_u64 /tmp/frag2.json text_bytes)
+big1=$(big_bytes /tmp/frag1.json)
+big2=$(big_bytes /tmp/frag2.json)
+diag "stepper part 1: text $text1, in folios >= 64K $big1; after part 2 (fragmented): $text2, $big2"
+check "the fragmenter held its pages throughout (not OOM-killed)" kill -0 $frag_pid
+kill $frag_pid
+wait $frag_pid 2>/dev/null
+echo "$cua_was" >$cua
+check_eq "no OOM kill, no allocation failure warning under fragmentation" "$(ooms)" "$ooms0"
+
+# Fragmentation released: newly faulted text is in 64K folios again.
+drop_caches
+diag "free in blocks >= 64K after the fragmenter exited: $(free_64k_kib) KiB"
+kill -USR1 $stepper
+stepper_part /tmp/stepper-frag.out 3
+check_eq "stepper.tagged part 3 after fragmentation computes as the untagged copy" \
+	"$(checksum /tmp/stepper-frag.out 3)" "$(checksum /tmp/stepper.ref 3)"
+stat_json /tmp/frag3.json $stepper
+text_mappings $stepper
+text3=$(json_u64 /tmp/frag3.json text_bytes)
+big3=$(big_bytes /tmp/frag3.json)
+# Not asserted: in trial runs this stepper's resident text did not grow
+# with parts 2 and 3 although they faulted (kswapd reclaimed tens of MiB
+# while the 64K allocations failed), so it cannot show what part 3 faulted
+# in; the cold bigprog below is the measure.
+diag "after part 3: text $text3, in folios >= 64K $big3"
+kill $stepper
+wait $stepper 2>/dev/null
+if run_bigprog $mnt/bigprog.tagged /tmp/bigprog.json; then
+	text=$(json_u64 /tmp/bigprog.json text_bytes)
+	big=$(big_bytes /tmp/bigprog.json)
+else
+	text=0 big=0
+fi
+diag "bigprog.tagged after fragmentation, cold: text $text, in folios >= 64K $big ($(folio_summary /tmp/bigprog.json))"
+check "bigprog.tagged from a cold cache after fragmentation: at least 90% of its text in folios >= 64K" \
+	test "$text" -gt 0 -a $((big * 10)) -ge $((text * 9))
 check "umount" umount $mnt
 [ $failed = 0 ]

@@ -19,6 +19,10 @@
  *                                the given real, effective and saved ids
  *   vmhelper hog MIB             allocate and touch MIB MiB of anonymous
  *                                memory, print "hog ready", wait for a signal
+ *   vmhelper fragment KIB        take nearly all free memory in mlocked 4K
+ *                                pages, free all but one page of each
+ *                                physically aligned KIB block, print
+ *                                "fragment ready ...", wait for a signal
  *
  * Exit status: 0 when the operation succeeded, 1 when it failed, 2 usage.
  */
@@ -193,6 +197,196 @@ static int cmd_hog(const char *mib)
 	return 0;
 }
 
+/* The sum of the zones' low watermarks, in pages (/proc/zoneinfo). */
+static long zone_low_pages(void)
+{
+	char line[256];
+	long sum = 0, pages;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " low %ld", &pages) == 1)
+			sum += pages;
+	fclose(f);
+	return sum;
+}
+
+/* MemFree of /proc/meminfo, in pages. */
+static long free_pages(long page_size)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemFree: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib < 0 ? -1 : kib * 1024 / page_size;
+}
+
+#define FRAGMENT_MAX_CHUNKS 256
+/* Physical blocks known to hold a kept page: 2^20 blocks, 64 GiB of 64K. */
+#define FRAGMENT_MAX_BLOCKS (1UL << 20)
+#define PAGEMAP_PRESENT (1ULL << 63)
+#define PAGEMAP_PFN_MASK ((1ULL << 55) - 1)
+
+static unsigned char kept_blocks[FRAGMENT_MAX_BLOCKS / 8];
+
+/*
+ * Keep the page at PFN if its block has no kept page yet.  A block beyond
+ * the bitmap keeps every page: freeing nothing there cannot help a large
+ * allocation.
+ */
+static bool keep_page(uint64_t pfn, unsigned int block_shift)
+{
+	uint64_t block = pfn >> block_shift;
+
+	if (block >= FRAGMENT_MAX_BLOCKS)
+		return true;
+	if (kept_blocks[block / 8] & (1 << (block % 8)))
+		return false;
+	kept_blocks[block / 8] |= 1 << (block % 8);
+	return true;
+}
+
+/*
+ * Free all pages of [addr, addr + len) but one per physical block, by
+ * munmap() of each run of pages to free (MADV_DONTNEED refuses locked
+ * ranges).  Returns the number of pages freed, or -1.
+ */
+static long fragment_chunk(int pagemap, char *addr, size_t len, long page_size,
+			   unsigned int block_shift)
+{
+	static uint64_t entries[512];
+	size_t pages = len / page_size, i, j, n, run = 0;
+	long freed = 0;
+	bool free_it;
+
+	for (i = 0; i < pages; i += n) {
+		n = pages - i < 512 ? pages - i : 512;
+		if (pread(pagemap, entries, n * 8,
+			  (uintptr_t)(addr + i * page_size) / page_size * 8) !=
+		    (ssize_t)(n * 8))
+			return -1;
+		for (j = 0; j < n; j++) {
+			if ((entries[j] & PAGEMAP_PRESENT) &&
+			    !(entries[j] & PAGEMAP_PFN_MASK)) {
+				errno = EPERM; /* PFNs hidden: not root */
+				return -1;
+			}
+			free_it = !(entries[j] & PAGEMAP_PRESENT) ||
+				  !keep_page(entries[j] & PAGEMAP_PFN_MASK,
+					     block_shift);
+			if (free_it) {
+				run++;
+				continue;
+			}
+			if (run && munmap(addr + (i + j - run) * page_size,
+					  run * page_size))
+				return -1;
+			freed += run;
+			run = 0;
+		}
+	}
+	if (run && munmap(addr + (pages - run) * page_size, run * page_size))
+		return -1;
+	return freed + run;
+}
+
+/*
+ * Real fragmentation, no fault injection: take what is free (down to 1 MiB
+ * above the low watermarks, so that nothing is OOM-killed) in mlocked 4K
+ * pages (MADV_NOHUGEPAGE), then free all but one page of every physically
+ * aligned KIB block.  Free memory is then plentiful but in pieces smaller
+ * than KIB, and with vm.compact_unevictable_allowed=0 compaction cannot
+ * move the locked pages to make a KIB block free again.  4K allocations
+ * take the smallest free blocks first, so what is left free below the
+ * floor is mostly large blocks: the caller lowers vm.min_free_kbytes
+ * while this runs, and reports what is left (/proc/buddyinfo).
+ */
+static int cmd_fragment(const char *kib)
+{
+	static struct {
+		char *addr;
+		size_t len;
+	} chunks[FRAGMENT_MAX_CHUNKS];
+	long page_size = sysconf(_SC_PAGESIZE);
+	unsigned long block = strtoul(kib, NULL, 10) * 1024;
+	unsigned int block_shift = 0, nr = 0, c, settle = 0;
+	long low = zone_low_pages(), avail, freed, held = 0, total_freed = 0;
+	long left;
+	int pagemap;
+	size_t len;
+	char *p;
+
+	while (((unsigned long)page_size << block_shift) < block)
+		block_shift++;
+	if (((unsigned long)page_size << block_shift) != block ||
+	    !block_shift) {
+		fprintf(stderr,
+			"vmhelper: fragment: %s KiB is not a power-of-two multiple of the page size\n",
+			kib);
+		return 2;
+	}
+	if (low < 0) {
+		perror("vmhelper: fragment: /proc/zoneinfo");
+		return 1;
+	}
+	pagemap = open("/proc/self/pagemap", O_RDONLY);
+	if (pagemap < 0) {
+		perror("vmhelper: fragment: /proc/self/pagemap");
+		return 1;
+	}
+	/*
+	 * Halve the distance to the floor (low + 1 MiB) at each step; near
+	 * it, give reclaim a moment and take what it freed too.
+	 */
+	while (nr < FRAGMENT_MAX_CHUNKS) {
+		avail = free_pages(page_size) - low - (1L << 20) / page_size;
+		if (avail < 64 && settle++ < 5) {
+			usleep(200000);
+			continue;
+		}
+		if (avail < 64)
+			break;
+		len = (avail > 512 ? avail / 2 : avail) * page_size;
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			break;
+		if (madvise(p, len, MADV_NOHUGEPAGE) || mlock(p, len)) {
+			munmap(p, len);
+			break;
+		}
+		chunks[nr].addr = p;
+		chunks[nr++].len = len;
+		held += len / page_size;
+	}
+	left = free_pages(page_size);
+	for (c = 0; c < nr; c++) {
+		freed = fragment_chunk(pagemap, chunks[c].addr, chunks[c].len,
+				       page_size, block_shift);
+		if (freed < 0) {
+			perror("vmhelper: fragment: /proc/self/pagemap");
+			return 1;
+		}
+		total_freed += freed;
+	}
+	close(pagemap);
+	printf("fragment ready took %ld KiB in %u steps (%ld KiB left free), keeps %ld KiB, freed %ld KiB\n",
+	       held * page_size / 1024, nr, left * page_size / 1024,
+	       (held - total_freed) * page_size / 1024,
+	       total_freed * page_size / 1024);
+	fflush(stdout);
+	pause();
+	return 0;
+}
+
 static int cmd_read(const char *path)
 {
 	char buf[65536];
@@ -285,9 +479,11 @@ int main(int argc, char **argv)
 		return cmd_as_user(argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "hog"))
 		return cmd_hog(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "fragment"))
+		return cmd_fragment(argv[2]);
 	fprintf(stderr,
 		"usage: vmhelper state|rmxattr|read PATH | setxattr PATH VALUE |\n"
 		"       mount DEV DIR [remount] VALUE | as-user UID GID CMD... |\n"
-		"       hog MIB\n");
+		"       hog MIB | fragment KIB\n");
 	return 2;
 }

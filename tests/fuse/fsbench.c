@@ -4,13 +4,18 @@
  * number per run on stdout.
  *
  *   fsbench seqread FILE           MB/s reading FILE in 1M blocks
- *   fsbench randread FILE N        4K preads/s at N random offsets
+ *   fsbench randread FILE N [uncache]
+ *				    4K preads/s at N random offsets; with
+ *				    uncache, FILE's cached pages are dropped
+ *				    first (on a FUSE mount: the mount's pages
+ *				    only, the backing file stays cached)
  *   fsbench meta DIR N             creates/s stats/s unlinks/s of N files
  *   fsbench lookup DIR N THREADS SECONDS
  *				    stat()s/s over DIR/f0..f(N-1) from THREADS
  */
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +50,7 @@ static int seqread(const char *path)
 	return 0;
 }
 
-static int randread(const char *path, long n)
+static int randread(const char *path, long n, bool uncache)
 {
 	unsigned long long rng = 42;
 	char buf[4096];
@@ -56,6 +61,10 @@ static int randread(const char *path, long n)
 
 	if (fd < 0 || fstat(fd, &st) || st.st_size < 4096) {
 		perror(path);
+		return 1;
+	}
+	if (uncache && posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)) {
+		fprintf(stderr, "%s: cannot drop cached pages\n", path);
 		return 1;
 	}
 	t0 = now();
@@ -173,7 +182,10 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "seqread"))
 		return seqread(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "randread"))
-		return randread(argv[2], atol(argv[3]));
+		return randread(argv[2], atol(argv[3]), false);
+	if (argc == 5 && !strcmp(argv[1], "randread") &&
+	    !strcmp(argv[4], "uncache"))
+		return randread(argv[2], atol(argv[3]), true);
 	if (argc == 4 && !strcmp(argv[1], "meta"))
 		return meta(argv[2], atol(argv[3]));
 	if (argc == 6 && !strcmp(argv[1], "lookup") && atoi(argv[4]) >= 1 &&

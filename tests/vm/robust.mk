@@ -33,9 +33,9 @@ vm_robust_fail = mkdir -p $(RESULTS)/vm-robust && \
 
 check-vm-robust: all
 	@for a in $(ROBUST_ARCHES); do \
-		k=$(BUILD)/$$a/$$(test $$a = arm64 && echo Image || echo bzImage); \
+		k=$(vm_kernel); \
 		d=$(VM_DIR)/$$a; mkdir -p $$d; \
-		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=test && \
+		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=$(VM_KCONFIG) && \
 			$(MAKE) --no-print-directory vm-robust-guest ARCH=$$a && \
 			$(TOP)/tests/vm/robust-run.sh $$a $$k $$d/robust $(ROBUST_TESTS); }; then \
 			$(call vm_robust_fail,$$a-setup,$$a: kernel / guest programs / disk / VM setup failed); \

@@ -44,10 +44,10 @@ vm_suite_fail = mkdir -p $(RESULTS)/vm-suite && \
 
 check-vm-suite: all
 	@for a in $(VM_ARCHES); do \
-		k=$(BUILD)/$$a/$$(test $$a = arm64 && echo Image || echo bzImage); \
+		k=$(vm_kernel); \
 		tests=$$(test $$a = arm64 && echo "bigprog.sh redis.sh" || echo pmd.sh); \
 		d=$(VM_DIR)/$$a; mkdir -p $$d; \
-		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=test && \
+		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=$(VM_KCONFIG) && \
 			$(MAKE) --no-print-directory vm-suite-guest ARCH=$$a && \
 			{ test $$a != arm64 || $(MAKE) --no-print-directory $(REDIS_TREE).stamp; } && \
 			$(TOP)/tests/vm/suite-run.sh $$a $$k $$d/suite $$tests; }; then \

@@ -13,6 +13,10 @@
 
 VM_DIR := $(BUILD)/vm
 VM_ARCHES ?= arm64 x86_64
+# The kernels the VM tiers boot: test (make check) or kasan (check-full).
+VM_KCONFIG ?= test
+# The image of VM_KCONFIG for the architecture in the shell variable $$a.
+vm_kernel = $(BUILD)/$$a/$(call kernel_dir,$$a,$(VM_KCONFIG))$$(test $$a = arm64 && echo Image || echo bzImage)
 # About 800K of text: several contpte blocks, more than one read-around.
 BIGTEXT_FUNCS := 1500
 
@@ -43,9 +47,9 @@ vm_fail = mkdir -p $(RESULTS)/vm-smoke && \
 
 check-vm-smoke:
 	@for a in $(VM_ARCHES); do \
-		k=$(BUILD)/$$a/$$(test $$a = arm64 && echo Image || echo bzImage); \
+		k=$(vm_kernel); \
 		d=$(VM_DIR)/$$a; mkdir -p $$d; \
-		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=test && \
+		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=$(VM_KCONFIG) && \
 			$(MAKE) --no-print-directory vm-guest ARCH=$$a && \
 			$(TOP)/tests/vm/mkinitramfs.sh $$a $(BUILD)/$$a/bin $(VM_DIR) \
 				$$d/smoke-initramfs.gz smoke.sh vectors.sh && \

@@ -28,8 +28,9 @@
 /*
  * One backing inode the kernel knows about. The FUSE node id is the
  * address of this structure; the kernel holds @nlookup references and
- * returns them with forget. Freed after an RCU grace period once the last
- * reference is gone and it is out of the table.
+ * returns them with forget. Once the last reference is gone it leaves the
+ * table and its descriptor is closed; the memory is freed after an RCU
+ * grace period.
  */
 struct efs_inode {
 	struct cds_lfht_node node;
@@ -81,8 +82,11 @@ int efs_table_init(void);
 void efs_table_destroy(void);
 void efs_rcu_thread(void);
 struct efs_inode *efs_inode(fuse_ino_t ino);
-/* Find or create the inode for @fd (O_PATH) with stat @st; takes @fd. */
-struct efs_inode *efs_inode_get(int fd, const struct stat *st);
+/*
+ * Find or create the inode for @fd (O_PATH) with stat @st; takes @fd.
+ * @created: the daemon has just created this file, so it has no xattr.
+ */
+struct efs_inode *efs_inode_get(int fd, const struct stat *st, bool created);
 void efs_inode_forget(struct efs_inode *inode, uint64_t n);
 
 /* The operations (fuse/ops.c puts them in one table). */
@@ -142,14 +146,15 @@ void efs_destroy(void *userdata);
 /* ops_entry.c helpers used by other ops */
 int efs_proc_path(int fd, char *buf, size_t len);
 void efs_reply_entry(fuse_req_t req, fuse_ino_t parent, const char *name);
+/* @created: stat of the file this request has just created, or NULL. */
 int efs_do_lookup(fuse_ino_t parent, const char *name,
-		  struct fuse_entry_param *e);
+		  struct fuse_entry_param *e, const struct stat *created);
 /* Give a new name the caller's ownership; returns 0 or -errno. */
 int efs_set_owner(fuse_req_t req, fuse_ino_t parent, const char *name,
 		  mode_t mode);
 
 /* policy.c */
-void efs_policy_resolve(struct efs_inode *inode, mode_t mode);
+void efs_policy_resolve(struct efs_inode *inode, mode_t mode, bool no_xattr);
 /* Returns bytes written into @buf, -ERANGE if too small, or -errno. */
 int efs_virtual_xattr(struct efs_inode *inode, const char *name, char *buf,
 		      size_t size);

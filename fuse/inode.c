@@ -78,9 +78,13 @@ static void inode_free(struct efs_inode *inode)
 	free(inode);
 }
 
+/* The descriptor was closed when the inode left the table. */
 static void inode_free_rcu(struct rcu_head *head)
 {
-	inode_free(caa_container_of(head, struct efs_inode, rcu));
+	struct efs_inode *inode = caa_container_of(head, struct efs_inode, rcu);
+
+	pthread_mutex_destroy(&inode->lock);
+	free(inode);
 }
 
 void efs_table_destroy(void)
@@ -93,8 +97,10 @@ void efs_table_destroy(void)
 	urcu_memb_read_lock();
 	cds_lfht_for_each_entry(efs.table, &iter, inode, node)
 	{
-		if (!cds_lfht_del(efs.table, &inode->node))
+		if (!cds_lfht_del(efs.table, &inode->node)) {
+			close(inode->fd);
 			urcu_memb_call_rcu(&inode->rcu, inode_free_rcu);
+		}
 	}
 	urcu_memb_read_unlock();
 	urcu_memb_barrier();
@@ -123,7 +129,7 @@ static bool get_live(struct efs_inode *inode)
 	return false;
 }
 
-struct efs_inode *efs_inode_get(int fd, const struct stat *st)
+struct efs_inode *efs_inode_get(int fd, const struct stat *st, bool created)
 {
 	struct key key = { st->st_dev, st->st_ino };
 	unsigned long hash = hash_key(key.dev, key.ino);
@@ -169,7 +175,7 @@ struct efs_inode *efs_inode_get(int fd, const struct stat *st)
 			fresh->nlookup = 1;
 			pthread_mutex_init(&fresh->lock, NULL);
 			cds_lfht_node_init(&fresh->node);
-			efs_policy_resolve(fresh, st->st_mode);
+			efs_policy_resolve(fresh, st->st_mode, created);
 			continue;
 		}
 		node = cds_lfht_add_unique(efs.table, hash, match_live, &key,
@@ -186,6 +192,7 @@ struct efs_inode *efs_inode_get(int fd, const struct stat *st)
 void efs_inode_forget(struct efs_inode *inode, uint64_t n)
 {
 	uint64_t left;
+	bool removed;
 
 	if (inode == &efs.root) {
 		uatomic_sub(&efs.root.nlookup, n);
@@ -196,9 +203,17 @@ void efs_inode_forget(struct efs_inode *inode, uint64_t n)
 		return;
 	efs_rcu_thread();
 	urcu_memb_read_lock();
-	if (!cds_lfht_del(efs.table, &inode->node)) {
-		uatomic_dec(&efs.inodes);
-		urcu_memb_call_rcu(&inode->rcu, inode_free_rcu);
-	}
+	removed = !cds_lfht_del(efs.table, &inode->node);
 	urcu_memb_read_unlock();
+	if (!removed)
+		return;
+	uatomic_dec(&efs.inodes);
+	/*
+	 * Concurrent readers of the table look at dev, ino and nlookup only,
+	 * and the kernel sends nothing more for this node id: the backing
+	 * inode is let go now, as passthrough_ll does, and only the memory
+	 * waits for a grace period.
+	 */
+	close(inode->fd);
+	urcu_memb_call_rcu(&inode->rcu, inode_free_rcu);
 }

@@ -302,7 +302,7 @@ int main(int argc, char **argv)
 	efs.debug = opts.debug;
 	if (parse_policy(conf.exec_folio_size) || open_backing(efs.backing))
 		return EXIT_FAILED;
-	efs_policy_resolve(&efs.root, efs.root.mode);
+	efs_policy_resolve(&efs.root, efs.root.mode, false);
 	if (conf.trace && efs_trace_open(conf.trace, err, sizeof(err))) {
 		fprintf(stderr, "execfoliofs: %s\n", err);
 		return EXIT_FAILED;

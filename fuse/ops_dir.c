@@ -63,7 +63,7 @@ static size_t add_entry(fuse_req_t req, fuse_ino_t ino, struct efs_file *d,
 		return fuse_add_direntry(req, p, rem, de->d_name, &e.attr,
 					 de->d_off);
 	if (!dot_or_dotdot(de->d_name)) {
-		*err = efs_do_lookup(ino, de->d_name, &e);
+		*err = efs_do_lookup(ino, de->d_name, &e, NULL);
 		if (*err == ENOENT) {
 			/* Removed since readdir saw it. */
 			*err = 0;

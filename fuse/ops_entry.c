@@ -34,12 +34,12 @@ static void refresh(struct efs_inode *inode, const struct stat *st)
 {
 	pthread_mutex_lock(&inode->lock);
 	if (inode->mode != st->st_mode)
-		efs_policy_resolve(inode, st->st_mode);
+		efs_policy_resolve(inode, st->st_mode, false);
 	pthread_mutex_unlock(&inode->lock);
 }
 
 int efs_do_lookup(fuse_ino_t parent, const char *name,
-		  struct fuse_entry_param *e)
+		  struct fuse_entry_param *e, const struct stat *created)
 {
 	struct efs_inode *dir = efs_inode(parent), *inode;
 	struct stat st;
@@ -55,7 +55,10 @@ int efs_do_lookup(fuse_ino_t parent, const char *name,
 		close(fd);
 		return err;
 	}
-	inode = efs_inode_get(fd, &st);
+	/* The name may have been replaced in the backing directory since. */
+	inode = efs_inode_get(fd, &st,
+			      created && created->st_dev == st.st_dev &&
+				      created->st_ino == st.st_ino);
 	if (!inode)
 		return errno;
 	refresh(inode, &st);
@@ -69,7 +72,7 @@ int efs_do_lookup(fuse_ino_t parent, const char *name,
 void efs_reply_entry(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct fuse_entry_param e;
-	int err = efs_do_lookup(parent, name, &e);
+	int err = efs_do_lookup(parent, name, &e, NULL);
 
 	if (err)
 		fuse_reply_err(req, err);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "execfoliofs.h"
@@ -59,18 +60,32 @@ void efs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 void efs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		mode_t mode, struct fuse_file_info *fi)
 {
+	int dir = efs_inode(parent)->fd,
+	    flags = (fi->flags | O_CREAT) & ~O_NOFOLLOW;
 	struct fuse_entry_param e;
+	struct stat st;
+	bool created;
 	int fd, err;
 
-	fd = openat(efs_inode(parent)->fd, name,
-		    (fi->flags | O_CREAT) & ~O_NOFOLLOW, mode);
+	/*
+	 * Exclusively first: a file this call creates has no xattr, so its
+	 * policy is the mount default by mode, without asking the backing
+	 * file. A name that exists (created behind the kernel's back) is
+	 * opened as asked and resolved as any other.
+	 */
+	fd = openat(dir, name, flags | O_EXCL, mode);
+	created = fd >= 0;
+	if (fd < 0 && errno == EEXIST && !(flags & O_EXCL))
+		fd = openat(dir, name, flags, mode);
 	if (fd < 0) {
 		fuse_reply_err(req, errno);
 		return;
 	}
 	err = efs_set_owner(req, parent, name, mode);
+	if (!err && created && fstat(fd, &st))
+		err = -errno;
 	if (!err)
-		err = -efs_do_lookup(parent, name, &e);
+		err = -efs_do_lookup(parent, name, &e, created ? &st : NULL);
 	if (!err)
 		err = attach(fi, fd);
 	if (err) {

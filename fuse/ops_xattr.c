@@ -28,7 +28,7 @@ static void reply_size_or_data(fuse_req_t req, char *buf, size_t size,
 static void reresolve(struct efs_inode *inode)
 {
 	pthread_mutex_lock(&inode->lock);
-	efs_policy_resolve(inode, inode->mode);
+	efs_policy_resolve(inode, inode->mode, false);
 	pthread_mutex_unlock(&inode->lock);
 }
 

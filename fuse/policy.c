@@ -13,8 +13,13 @@
 
 #include "execfoliofs.h"
 
-/* Called when the inode is instantiated and when its mode or xattr change. */
-void efs_policy_resolve(struct efs_inode *inode, mode_t mode)
+/*
+ * Called when the inode is instantiated and when its mode or xattr change.
+ * @no_xattr: the caller knows the file has no xattr (the daemon has just
+ * created it), so the backing file is not asked: its policy is the mount
+ * default by mode.
+ */
+void efs_policy_resolve(struct efs_inode *inode, mode_t mode, bool no_xattr)
 {
 	struct execfolio_inode in = {
 		.mode = mode,
@@ -26,7 +31,7 @@ void efs_policy_resolve(struct efs_inode *inode, mode_t mode)
 	int ret;
 
 	inode->mode = mode;
-	if (S_ISREG(mode)) {
+	if (S_ISREG(mode) && !no_xattr) {
 		efs_proc_path(inode->fd, path, sizeof(path));
 		ret = execfolio_xattr_get(path, &stored);
 		/* Too long to be valid (-E2BIG) still counts as present. */

@@ -15,7 +15,7 @@ values=$("$HELPERS/vectors_mount" --list-mounts "$VEC") || {
 	echo "not ok 1 - cannot load $VEC"
 	exit 1
 }
-plan $((1 + $(echo "$values" | wc -l) + 6))
+plan $((1 + $(echo "$values" | wc -l) + 9))
 efs_setup
 
 # vectors_check NAME MOUNT_VALUE|-: helper output as diagnostics
@@ -62,5 +62,18 @@ chmod 755 "$M/prog"
 check_eq "removing it falls back to the mount default" "64k mount" "$(policy)"
 check "the virtual attributes are read-only" \
 	sh -c "! setfattr -n trusted.execfoliofs.policy -v 2m '$M/prog' 2>/dev/null"
+# A file the daemon creates is resolved without reading its xattrs; one
+# that already exists in the backing directory still is.
+cp /bin/ls "$B/old"
+setfattr -n trusted.exec_folio_size -v 16k "$B/old"
+: >>"$M/old"
+check_eq "O_CREAT of an existing backing file keeps its xattr" "16k xattr" \
+	"$(getfattr --only-values -n trusted.execfoliofs.policy "$M/old" 2>/dev/null)"
+newpolicy() { getfattr --only-values -n trusted.execfoliofs.policy "$M/new" 2>/dev/null; }
+sh -c "umask 0; exec 3>'$M/new'"
+check_eq "a file created through the mount, not executable: no policy" \
+	"none none" "$(newpolicy)"
+chmod 755 "$M/new"
+check_eq "made executable: the mount default" "64k mount" "$(newpolicy)"
 efs_umount "$M"
 tap_done

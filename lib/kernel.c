@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * XFS_IOC_GET_EXEC_FOLIO, as fs/patches defines it in fs/xfs/libxfs/xfs_fs.h.
- * The layout is ABI: keep it in step with the patch.
+ * execfolio_kernel_query(): the library's view of XFS_IOC_GET_EXEC_FOLIO.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,24 +9,7 @@
 #include <unistd.h>
 
 #include <execfolio/kernel.h>
-
-struct xfs_exec_folio {
-	uint32_t ef_size;
-	uint8_t ef_source;
-	uint8_t ef_order;
-	uint8_t ef_page_shift;
-	uint8_t ef_flags;
-	uint64_t ef_pad[3];
-};
-
-#define XFS_EXEC_FOLIO_SOURCE_XATTR 1
-#define XFS_EXEC_FOLIO_SOURCE_MOUNT 2
-#define XFS_EXEC_FOLIO_PENDING 0x1
-#define XFS_EXEC_FOLIO_DEFERRED 0x2
-#define XFS_IOC_GET_EXEC_FOLIO _IOR('X', 135, struct xfs_exec_folio)
-
-_Static_assert(sizeof(struct xfs_exec_folio) == 32,
-	       "struct xfs_exec_folio is 32 bytes in the kernel");
+#include <execfolio/xfs_exec_folio.h>
 
 int execfolio_kernel_query(const char *path,
 			   struct execfolio_kernel_state *state)

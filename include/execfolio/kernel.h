@@ -2,8 +2,8 @@
 /*
  * What a patched kernel says about a file's exec folio policy: the
  * XFS_IOC_GET_EXEC_FOLIO ioctl of the series in fs/ (patch "xfs: report the
- * exec folio policy of a file with an ioctl"). Mirrored here, as userspace
- * cannot rely on kernel headers that have it.
+ * exec folio policy of a file with an ioctl"), whose layout
+ * <execfolio/xfs_exec_folio.h> mirrors.
  */
 #ifndef EXECFOLIO_KERNEL_H
 #define EXECFOLIO_KERNEL_H

@@ -24,7 +24,8 @@ $(VM_DIR)/bigtext.c: tests/vm/gen-bigtext.py
 	@mkdir -p $(dir $@)
 	$(call quiet,GEN,$@)python3 $< $(BIGTEXT_FUNCS) > $@.tmp && mv $@.tmp $@
 
-$(BIN)/vmhelper: tests/vm/guest/vmhelper.c include/execfolio/policy.h
+$(BIN)/vmhelper: tests/vm/guest/vmhelper.c include/execfolio/policy.h \
+		include/execfolio/xfs_exec_folio.h
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 

@@ -41,22 +41,13 @@
 #include <unistd.h>
 
 #include <execfolio/policy.h>
+#include <execfolio/xfs_exec_folio.h>
 
-/* The kernel series' uapi (fs/xfs/libxfs/xfs_fs.h), not in the libc headers. */
-struct xfs_exec_folio {
-	uint32_t ef_size;
-	uint8_t ef_source;
-	uint8_t ef_order;
-	uint8_t ef_page_shift;
-	uint8_t ef_flags;
-	uint64_t ef_pad[3];
+static const char *const source_names[] = {
+	[XFS_EXEC_FOLIO_SOURCE_NONE] = "none",
+	[XFS_EXEC_FOLIO_SOURCE_XATTR] = "xattr",
+	[XFS_EXEC_FOLIO_SOURCE_MOUNT] = "mount",
 };
-
-#define XFS_IOC_GET_EXEC_FOLIO _IOR('X', 135, struct xfs_exec_folio)
-#define XFS_EXEC_FOLIO_PENDING 0x1
-#define XFS_EXEC_FOLIO_DEFERRED 0x2
-
-static const char *const source_names[] = { "none", "xattr", "mount" };
 
 static const char *errno_name(int err)
 {

@@ -28,17 +28,7 @@
 
 #include <execfolio/policy.h>
 #include <execfolio/vectors.h>
-
-struct xfs_exec_folio {
-	uint32_t ef_size;
-	uint8_t ef_source;
-	uint8_t ef_order;
-	uint8_t ef_page_shift;
-	uint8_t ef_flags;
-	uint64_t ef_pad[3];
-};
-
-#define XFS_IOC_GET_EXEC_FOLIO _IOR('X', 135, struct xfs_exec_folio)
+#include <execfolio/xfs_exec_folio.h>
 
 static const char *dev, *dir;
 static unsigned int test_no, failed, skipped;

@@ -25,11 +25,8 @@
 # the fragmenter exits, a cold program's text is in 64K folios again.
 . /tests/vmlib.sh
 mnt=/mnt
-fi=/sys/kernel/debug/fail_page_alloc
 knobs="probability times min-order ignore-gfp-wait ignore-gfp-highmem task-filter verbose"
 
-fallbacks() { awk '$1 == "thp_file_pref_fallback" { print $2 }' /proc/vmstat; }
-fallback_logs() { dmesg | grep -c "using smaller folios"; }
 uptime_cs() { awk '{ split($1, t, "."); print t[1] * 100 + t[2] }' /proc/uptime; }
 
 # Resident text bytes in folios of 64K or more, of a stat --json FILE.
@@ -38,17 +35,6 @@ big_bytes() { # FILE
 		awk -F: '$1 >= 65536 { s += $2 } END { print s + 0 }'
 }
 
-inject_on() {
-	echo 0 >$fi/probability
-	echo 0 >$fi/verbose
-	echo N >$fi/task-filter
-	echo N >$fi/ignore-gfp-wait
-	echo N >$fi/ignore-gfp-highmem
-	echo 4 >$fi/min-order
-	echo -1 >$fi/times
-	echo 100 >$fi/probability
-}
-inject_off() { echo 0 >$fi/probability 2>/dev/null; }
 trap inject_off EXIT
 
 # The stepper (faults-stepper) at PATH in 3 parts, 128 functions apart;
@@ -65,7 +51,7 @@ checksum() { sed -n "s/^part $2 //p" "$1"; } # FILE N
 
 echo "1..39"
 for k in $knobs; do
-	check "fail_page_alloc/$k exists (CONFIG_FAIL_PAGE_ALLOC, debugfs)" test -w $fi/$k
+	check "fail_page_alloc/$k exists (CONFIG_FAIL_PAGE_ALLOC, debugfs)" test -w $fail_page_alloc/$k
 done
 check "mount $TEST_DISK" mount "$TEST_DISK" $mnt
 check "every file matches the host's SHA256SUMS" sh -c "cd $mnt && sha256sum -c SHA256SUMS"
@@ -88,12 +74,6 @@ diag "reference: $ref_bigprog; stepper $(tr '\n' ' ' </tmp/stepper.ref)"
 drop_caches
 stepper_start $mnt/stepper.tagged /tmp/stepper.out
 stepper_part /tmp/stepper.out 1
-check_eq() { # DESCRIPTION GOT WANT
-	if [ -n "$2" ] && [ "$2" = "$3" ]; then ok "$1"; else
-		not_ok "$1"
-		diag "got '$2', want '$3'"
-	fi
-}
 check_eq "stepper.tagged part 1 (before injection) computes as the untagged copy" \
 	"$(checksum /tmp/stepper.out 1)" "$(checksum /tmp/stepper.ref 1)"
 stat_json /tmp/stepper1.json $stepper
@@ -102,10 +82,10 @@ stat_json /tmp/stepper1.json $stepper
 drop_caches
 fallback0=$(fallbacks)
 logs0=$(fallback_logs)
-inject_on
+inject_on N
 t0=$(uptime_cs)
 set=""
-for k in $knobs; do set="$set $k=$(cat $fi/$k)"; done
+for k in $knobs; do set="$set $k=$(cat $fail_page_alloc/$k)"; done
 check_eq "fail_page_alloc set" "$set" \
 	" probability=100 times=-1 min-order=4 ignore-gfp-wait=N ignore-gfp-highmem=N task-filter=N verbose=0"
 

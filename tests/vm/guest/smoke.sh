@@ -8,21 +8,8 @@
 # among enough user xattrs for a leaf-form attribute fork) and plain
 # (mode 0644, 256K of data, no xattr), and bigtext.fi (a copy left uncached
 # for the fault injection test).
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
-check() { # DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@" >/dev/null 2>&1; then ok "$d"; else not_ok "$d"; fi
-}
-check_eq() { # DESCRIPTION GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else
-		not_ok "$1"
-		echo "#   got '$2', want '$3'"
-	fi
-}
+. /tests/vmlib.sh
+
 state() { vmhelper state "$1"; }
 
 # Share (percent) of the text of running PID in folios of 64K or more, and
@@ -48,11 +35,7 @@ run_measure() { # PROGRAM [fail] -> "BIG64 CONT TEXT"
 		"$1" wait >/tmp/prog.out &
 	fi
 	pid=$!
-	i=0
-	while ! grep -q bigtext /tmp/prog.out && [ $i -lt 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_for /tmp/prog.out bigtext 600
 	measure $pid
 	kill $pid
 	wait $pid 2>/dev/null
@@ -138,26 +121,18 @@ check_eq "once unused it does not linger: instantiated afresh" \
 # Strength: with every allocation of order >= 4 failing for it, an uncached
 # program still runs, on smaller folios, and the fallback is counted and
 # logged.  (fail_page_alloc limited to the test task, no stack dumps.)
-fi=/sys/kernel/debug/fail_page_alloc
-vmstat_fallback() { awk '$1 == "thp_file_pref_fallback" { print $2 }' /proc/vmstat; }
-before=$(vmstat_fallback)
-echo 0 >$fi/verbose
-echo Y >$fi/task-filter
-echo N >$fi/ignore-gfp-wait
-echo N >$fi/ignore-gfp-highmem
-echo 4 >$fi/min-order
-echo -1 >$fi/times
-echo 100 >$fi/probability
+before=$(fallbacks)
+inject_on Y
 set -- $(run_measure /mnt/bigtext.fi fail)
-echo 0 >$fi/probability
+inject_off
 echo "# bigtext.fi, order >= 4 failing: ${1}% of ${3} text bytes in folios >= 64K"
 check "bigtext.fi runs with order >= 4 allocations failing" \
 	grep -q bigtext /tmp/prog.out
 check "its text is on smaller folios" test "${1:-100}" -lt 10
-after=$(vmstat_fallback)
+after=$(fallbacks)
 echo "# thp_file_pref_fallback: $before -> $after"
 check "the fallback is counted in /proc/vmstat" test "${after:-0}" -gt "${before:-0}"
-check "the fallback is logged" sh -c 'dmesg | grep -q "using smaller folios"'
+check "the fallback is logged" test "$(fallback_logs)" -gt 0
 
 # Remount: the new default applies to inodes instantiated afterwards.
 check "remount with exec_folio_size=16k" \

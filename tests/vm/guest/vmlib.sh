@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Sourced by the workload tests of the VM suite (bigprog.sh, redis.sh,
-# pmd.sh, demo.sh): TAP output, the disk and page-cache counters, and the
-# measurement of a running process with execfolio stat --json.
+# Sourced by the in-guest tests (smoke.sh, the workload tests of the VM
+# suite, the faults and robust tiers): TAP output, the disk and page-cache
+# counters, the measurement of a running process with execfolio stat
+# --json, and fault injection of large folio allocations.
 
 n=0
 failed=0
@@ -14,6 +15,13 @@ check() { # DESCRIPTION COMMAND...
 	if "$@" >/dev/null 2>&1; then ok "$d"; else not_ok "$d"; fi
 }
 diag() { echo "# $*"; }
+# An empty GOT never passes: a command that printed nothing failed.
+check_eq() { # DESCRIPTION GOT WANT
+	if [ -n "$2" ] && [ "$2" = "$3" ]; then ok "$1"; else
+		not_ok "$1"
+		diag "got '$2', want '$3'"
+	fi
+}
 
 # Bytes read from the test disk since boot (sectors of /sys/block/X/stat).
 disk_read_bytes() {
@@ -185,3 +193,25 @@ vmstat_folios() {
 	grep -E '^(thp_file|nr_file_hugepages|thp_split)' /proc/vmstat | tr '\n' ' ' |
 		sed -e 's/^/# vmstat: /' -e 's/ $/\n/'
 }
+
+# fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC, debugfs) failing every allocation
+# of order >= 4, sleeping ones too, without stack dumps.  TASK_FILTER Y
+# limits it to tasks that wrote 1 to /proc/self/make-it-fail; N makes it
+# system-wide.
+fail_page_alloc=/sys/kernel/debug/fail_page_alloc
+inject_on() { # TASK_FILTER
+	echo 0 >$fail_page_alloc/probability
+	echo 0 >$fail_page_alloc/verbose
+	echo "$1" >$fail_page_alloc/task-filter
+	echo N >$fail_page_alloc/ignore-gfp-wait
+	echo N >$fail_page_alloc/ignore-gfp-highmem
+	echo 4 >$fail_page_alloc/min-order
+	echo -1 >$fail_page_alloc/times
+	echo 100 >$fail_page_alloc/probability
+}
+inject_off() { echo 0 >$fail_page_alloc/probability 2>/dev/null; }
+
+# Exec folios served smaller than the policy asks (/proc/vmstat), and the
+# kernel log lines that say so.
+fallbacks() { awk '$1 == "thp_file_pref_fallback" { print $2 }' /proc/vmstat; }
+fallback_logs() { dmesg | grep -c "using smaller folios"; }

@@ -33,6 +33,12 @@ why=$(xfs_unavailable)
 xfs_scratch_mount || { echo "bench-fuse: cannot mount XFS" >&2; exit 1; }
 D=$SCRATCH_MNT
 W=$SCRATCH_DIR
+# Private copies: a rebuild in the shared tree during the run would
+# otherwise make a program vanish or fail to execute between rounds.
+mkdir "$W/bin" && cp "$EFS" "$PLL" "$FSBENCH" "$W/bin/" || exit 1
+EFS=$W/bin/$(basename "$EFS")
+PLL=$W/bin/$(basename "$PLL")
+FSBENCH=$W/bin/$(basename "$FSBENCH")
 PIDS=
 cleanup() {
 	# one file per figure and file system, a line per round

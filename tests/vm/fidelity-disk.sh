@@ -14,6 +14,7 @@ bin=$1
 image=$2
 tree=$3
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/disk-cache.sh"
 mkfs=$here/../../build/bin/mkfs.execfolio
 
 for f in "$bin/execfoliofs" "$mkfs"; do
@@ -29,14 +30,11 @@ done
 
 key=$({
 	sha256sum "$bin/execfoliofs" "$mkfs" "$0" "$here/fidelity-workload.sql"
-	(cd "$tree" && find . -printf '%p %s %T@ %m\n' | sort)
-} | sha256sum | cut -d' ' -f1)
-if [ -f "$image" ] && [ "$(cat "$image.key" 2>/dev/null)" = "$key" ]; then
-	exit 0
-fi
+	disk_cache_tree "$tree"
+} | disk_cache_key)
+disk_cache_current "$image" "$key" && exit 0
 
-stage=$image.root
-rm -rf "$stage" "$image" "$image.key"
+disk_cache_stage "$image"
 mkdir -p "$stage/fidelity"
 cp -a "$tree" "$stage/fidelity/plain"
 cp -a "$tree" "$stage/fidelity/tagged"
@@ -45,5 +43,4 @@ install -m 0755 "$bin/execfoliofs" "$stage/fidelity/execfoliofs"
 "$mkfs" --rule 'fidelity/tagged/usr/bin/*=64k' \
 	--rule 'fidelity/tagged/*.so*=64k' \
 	--size 1g --report "$image.report" "$stage" "$image"
-rm -rf "$stage"
-echo "$key" >"$image.key"
+disk_cache_finish "$image" "$key"

@@ -12,19 +12,11 @@
 # vm-robust-guest ARCH=...).  Exits non-zero when the run could not be set
 # up; the TAP in OUTDIR says how the tests went.
 set -eu
-arch=$1
-kernel=$2
-out=$3
+. "$(dirname "$0")/run-common.sh"
+vm_run_args robust-run "$@"
 shift 3
-here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "$here/../.." && pwd)/build
-bin=$build/$arch/bin
 mkfs=$build/bin/mkfs.execfolio
 
-[ -f "$kernel" ] || {
-	echo "robust-run: no kernel $kernel: run make kernel ARCH=$arch" >&2
-	exit 1
-}
 for f in "$bin/fsx" "$bin/bigtext" "$mkfs"; do
 	[ -x "$f" ] || {
 		echo "robust-run: $f is missing: run make vm-robust-guest ARCH=$arch" >&2

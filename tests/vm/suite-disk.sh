@@ -17,6 +17,7 @@ bin=$2
 image=$3
 tree=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/disk-cache.sh"
 mkfs=$here/../../build/bin/mkfs.execfolio
 
 for f in "$bin/bigprog" "$mkfs"; do
@@ -33,15 +34,11 @@ fi
 key=$({
 	echo "$arch"
 	sha256sum "$bin/bigprog" "$mkfs" "$0"
-	[ -z "$tree" ] || (cd "$tree" && find . -printf '%p %s %T@ %m\n' | sort)
-} | sha256sum | cut -d' ' -f1)
-if [ -f "$image" ] && [ "$(cat "$image.key" 2>/dev/null)" = "$key" ]; then
-	exit 0
-fi
+	[ -z "$tree" ] || disk_cache_tree "$tree"
+} | disk_cache_key)
+disk_cache_current "$image" "$key" && exit 0
 
-stage=$image.root
-rm -rf "$stage" "$image" "$image.key"
-mkdir -p "$stage"
+disk_cache_stage "$image"
 case $arch in
 arm64)
 	install -m 0755 "$bin/bigprog" "$stage/bigprog"
@@ -68,5 +65,4 @@ esac
 # Room to spare in every allocation group (a nearly full one makes XFS
 # log "ENOSPC reserving per-AG metadata pool" at mount); the file is sparse.
 "$mkfs" "$@" --size 1g --report "$image.report" "$stage" "$image"
-rm -rf "$stage"
-echo "$key" >"$image.key"
+disk_cache_finish "$image" "$key"

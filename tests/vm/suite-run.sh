@@ -10,22 +10,14 @@
 # ARCH=...).  Exits non-zero when the run could not be set up; the TAP in
 # OUTDIR says how the tests went.
 set -eu
-arch=$1
-kernel=$2
-out=$3
+. "$(dirname "$0")/run-common.sh"
+vm_run_args suite-run "$@"
 shift 3
-here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "$here/../.." && pwd)/build
-bin=$build/$arch/bin
 work=$build/vm/$arch
 mkdir -p "$work"
 
 tree=
 [ "$arch" = arm64 ] && tree=$build/vm/arm64/redis-tree
-[ -f "$kernel" ] || {
-	echo "suite-run: no kernel $kernel: run make kernel ARCH=$arch" >&2
-	exit 1
-}
 "$here/suite-disk.sh" "$arch" "$bin" "$work/suite-disk.img" $tree
 "$here/mkinitramfs.sh" "$arch" "$bin" "$build/vm" "$out.initramfs.gz" "$@"
 # The disk is written by the guest's runs only through its own mounts and

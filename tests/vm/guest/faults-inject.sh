@@ -48,6 +48,64 @@ stepper_part() { # FILE N: wait for part N (up to 5 minutes)
 	wait_for "$1" "^part $2 " 3000
 }
 checksum() { sed -n "s/^part $2 //p" "$1"; } # FILE N
+stepper_stop() {
+	kill $stepper
+	wait $stepper 2>/dev/null
+}
+
+# Wait for part N of the stepper writing to FILE and check that it computed
+# what the untagged copy did.
+check_stepper() { # FILE N DESCRIPTION
+	stepper_part "$1" "$2"
+	check_eq "$3" "$(checksum "$1" "$2")" "$(checksum /tmp/stepper.ref "$2")"
+}
+
+# The text the stepper faulted in between two stat --json files ($new) and
+# how much of it is in folios of 64K or more ($new_big), as a diagnostic.
+stepper_growth() { # BEFORE AFTER WHAT
+	new=$(($(json_u64 "$2" text_bytes) - $(json_u64 "$1" text_bytes)))
+	new_big=$(($(big_bytes "$2") - $(big_bytes "$1")))
+	diag "stepper $3: text $(json_u64 "$2" text_bytes) ($new new)," \
+		"in folios >= 64K $(big_bytes "$2") ($new_big new)"
+}
+
+# A cold bigprog.tagged prints what the untagged copy printed.
+check_cold_bigprog() { # UNDER
+	drop_caches
+	check_eq "bigprog.tagged from a cold cache runs to completion $1" \
+		"$($mnt/bigprog.tagged 2>&1)" "$ref_bigprog"
+}
+
+# Every file read from a cold cache matches the host's SHA256SUMS.
+check_cold_sums() { # UNDER
+	drop_caches
+	check "every file matches SHA256SUMS $1 (cold)" \
+		sh -c "cd $mnt && sha256sum -c SHA256SUMS"
+}
+
+# The fallback count rose from BEFORE to AFTER.
+check_fallbacks_rose() { # BEFORE AFTER UNDER DESCRIPTION
+	diag "thp_file_pref_fallback: $1 -> $2 ($(($2 - $1)) fallbacks $3)"
+	check "$4" test "${2:-0}" -gt "${1:-0}"
+}
+
+# Centiseconds as seconds with one decimal.
+seconds() { echo "$(($1 / 100)).$(($1 % 100 / 10))"; }
+
+# The stepper stopped, a cold bigprog.tagged has at least 90% of its text
+# in folios of 64K or more.
+check_cold_bigprog_folios() { # WHEN
+	stepper_stop
+	if run_bigprog $mnt/bigprog.tagged /tmp/bigprog.json; then
+		text=$(json_u64 /tmp/bigprog.json text_bytes)
+		big=$(big_bytes /tmp/bigprog.json)
+	else
+		text=0 big=0
+	fi
+	diag "bigprog.tagged $1, cold: text $text, in folios >= 64K $big ($(folio_summary /tmp/bigprog.json))"
+	check "bigprog.tagged from a cold cache $1: at least 90% of its text in folios >= 64K" \
+		test "$text" -gt 0 -a $((big * 10)) -ge $((text * 9))
+}
 
 echo "1..39"
 for k in $knobs; do
@@ -65,17 +123,15 @@ stepper_start $mnt/stepper.none /tmp/stepper.ref
 stepper_part /tmp/stepper.ref 1 && kill -USR1 $stepper &&
 	stepper_part /tmp/stepper.ref 2 && kill -USR1 $stepper &&
 	stepper_part /tmp/stepper.ref 3
-kill $stepper
-wait $stepper 2>/dev/null
+stepper_stop
 check "the untagged stepper ran its 3 parts" grep -q '^part 3 ' /tmp/stepper.ref
 diag "reference: $ref_bigprog; stepper $(tr '\n' ' ' </tmp/stepper.ref)"
 
 # The tagged stepper runs part 1 before injection.
 drop_caches
 stepper_start $mnt/stepper.tagged /tmp/stepper.out
-stepper_part /tmp/stepper.out 1
-check_eq "stepper.tagged part 1 (before injection) computes as the untagged copy" \
-	"$(checksum /tmp/stepper.out 1)" "$(checksum /tmp/stepper.ref 1)"
+check_stepper /tmp/stepper.out 1 \
+	"stepper.tagged part 1 (before injection) computes as the untagged copy"
 stat_json /tmp/stepper1.json $stepper
 
 # Injection on, cold cache.
@@ -89,66 +145,42 @@ for k in $knobs; do set="$set $k=$(cat $fail_page_alloc/$k)"; done
 check_eq "fail_page_alloc set" "$set" \
 	" probability=100 times=-1 min-order=4 ignore-gfp-wait=N ignore-gfp-highmem=N task-filter=N verbose=0"
 
-out=$($mnt/bigprog.tagged 2>&1)
-check_eq "bigprog.tagged from a cold cache runs to completion under injection" \
-	"$out" "$ref_bigprog"
+check_cold_bigprog "under injection"
 kill -USR1 $stepper
-stepper_part /tmp/stepper.out 2
-check_eq "running stepper.tagged faults in new text (part 2) under injection" \
-	"$(checksum /tmp/stepper.out 2)" "$(checksum /tmp/stepper.ref 2)"
+check_stepper /tmp/stepper.out 2 \
+	"running stepper.tagged faults in new text (part 2) under injection"
 check "read() of data.tagged (cold) equals the tmpfs copy under injection" \
 	cmp $mnt/data.tagged /tmp/data.ref
-drop_caches
-check "every file matches SHA256SUMS under injection (cold)" \
-	sh -c "cd $mnt && sha256sum -c SHA256SUMS"
+check_cold_sums "under injection"
 
 t1=$(uptime_cs)
 inject_off
 fallback1=$(fallbacks)
 logs1=$(fallback_logs)
-under=$((t1 - t0))
-diag "time under injection: $((under / 100)).$((under % 100 / 10))s"
-diag "thp_file_pref_fallback: $fallback0 -> $fallback1 ($((fallback1 - fallback0)) fallbacks under injection)"
-check "the injection fired: thp_file_pref_fallback rose" \
-	test "${fallback1:-0}" -gt "${fallback0:-0}"
+diag "time under injection: $(seconds $((t1 - t0)))s"
+check_fallbacks_rose "$fallback0" "$fallback1" "under injection" \
+	"the injection fired: thp_file_pref_fallback rose"
 check "the fallback is logged" test "$logs1" -gt "$logs0"
 dmesg | grep "using smaller folios" | tail -2 | sed -e 's/^/# log: /'
 
 # What part 2 faulted in under injection: new text, on small folios.
 stat_json /tmp/stepper2.json $stepper
-text1=$(json_u64 /tmp/stepper1.json text_bytes)
-text2=$(json_u64 /tmp/stepper2.json text_bytes)
-big1=$(big_bytes /tmp/stepper1.json)
-big2=$(big_bytes /tmp/stepper2.json)
-diag "stepper part 1: text $text1, in folios >= 64K $big1; after part 2: $text2, $big2"
+stepper_growth /tmp/stepper1.json /tmp/stepper2.json "part 2 under injection"
 check "part 2 faulted in at least 1 MiB of new text, under 10% of it in folios >= 64K" \
-	test $((text2 - text1)) -ge 1048576 -a $(((big2 - big1) * 10)) -lt $((text2 - text1))
+	test $new -ge 1048576 -a $((new_big * 10)) -lt $new
 
 # Injection off: newly faulted text is in policy-sized folios again.  The
 # reads under injection cached all of stepper.tagged in small folios: drop
 # what is not mapped, so that part 3 is read afresh.
 drop_caches
 kill -USR1 $stepper
-stepper_part /tmp/stepper.out 3
-check_eq "stepper.tagged part 3 after injection computes as the untagged copy" \
-	"$(checksum /tmp/stepper.out 3)" "$(checksum /tmp/stepper.ref 3)"
+check_stepper /tmp/stepper.out 3 \
+	"stepper.tagged part 3 after injection computes as the untagged copy"
 stat_json /tmp/stepper3.json $stepper
-text3=$(json_u64 /tmp/stepper3.json text_bytes)
-big3=$(big_bytes /tmp/stepper3.json)
-diag "after part 3: text $text3, in folios >= 64K $big3"
+stepper_growth /tmp/stepper2.json /tmp/stepper3.json "part 3 after injection"
 check "part 3 (after injection): at least 90% of its new text in folios >= 64K" \
-	test $((text3 - text2)) -ge 1048576 -a $(((big3 - big2) * 10)) -ge $(((text3 - text2) * 9))
-kill $stepper
-wait $stepper 2>/dev/null
-if run_bigprog $mnt/bigprog.tagged /tmp/bigprog.json; then
-	text=$(json_u64 /tmp/bigprog.json text_bytes)
-	big=$(big_bytes /tmp/bigprog.json)
-else
-	text=0 big=0
-fi
-diag "bigprog.tagged after injection, cold: text $text, in folios >= 64K $big ($(folio_summary /tmp/bigprog.json))"
-check "bigprog.tagged from a cold cache after injection: at least 90% of its text in folios >= 64K" \
-	test "$text" -gt 0 -a $((big * 10)) -ge $((text * 9))
+	test $new -ge 1048576 -a $((new_big * 10)) -ge $((new * 9))
+check_cold_bigprog_folios "after injection"
 
 # Real memory pressure: a hog holds all but 128 MiB of what is available,
 # in 4K pages (no anonymous THP), so that what is free is fragmented.
@@ -169,18 +201,12 @@ fi
 grep -E '^(MemFree|MemAvailable|Cached):' /proc/meminfo | tr -s ' ' | sed -e 's/^/# /'
 fallback2=$(fallbacks)
 t0=$(uptime_cs)
-drop_caches
-out=$($mnt/bigprog.tagged 2>&1)
-check_eq "bigprog.tagged from a cold cache runs to completion under memory pressure" \
-	"$out" "$ref_bigprog"
+check_cold_bigprog "under memory pressure"
 check "read() of data.tagged (cold) equals the tmpfs copy under memory pressure" \
 	cmp $mnt/data.tagged /tmp/data.ref
-drop_caches
-check "every file matches SHA256SUMS under memory pressure (cold)" \
-	sh -c "cd $mnt && sha256sum -c SHA256SUMS"
+check_cold_sums "under memory pressure"
 t1=$(uptime_cs)
-under=$((t1 - t0))
-diag "under memory pressure: $((under / 100)).$((under % 100 / 10))s," \
+diag "under memory pressure: $(seconds $((t1 - t0)))s," \
 	"thp_file_pref_fallback +$(($(fallbacks) - fallback2))"
 check "the hog held its memory throughout (not OOM-killed)" kill -0 $hog_pid
 kill $hog_pid
@@ -202,9 +228,8 @@ compaction() { grep -E '^(compact_(stall|fail|success|migrate_scanned)|pgmigrate
 ooms() { dmesg | grep -Eci "out of memory|oom-kill|page allocation failure"; }
 drop_caches
 stepper_start $mnt/stepper.tagged /tmp/stepper-frag.out
-stepper_part /tmp/stepper-frag.out 1
-check_eq "stepper.tagged part 1 (before fragmentation) computes as the untagged copy" \
-	"$(checksum /tmp/stepper-frag.out 1)" "$(checksum /tmp/stepper.ref 1)"
+check_stepper /tmp/stepper-frag.out 1 \
+	"stepper.tagged part 1 (before fragmentation) computes as the untagged copy"
 stat_json /tmp/frag1.json $stepper
 text_mappings $stepper
 drop_caches
@@ -229,7 +254,7 @@ fi
 echo "$mfk_was" >$vm/min_free_kbytes
 echo "$wsf_was" >$vm/watermark_scale_factor
 t1=$(uptime_cs)
-diag "$(cat /tmp/frag.out) in $(((t1 - t0) / 100)).$(((t1 - t0) % 100 / 10))s"
+diag "$(cat /tmp/frag.out) in $(seconds $((t1 - t0)))s"
 grep -E '^(MemFree|MemAvailable|Cached):' /proc/meminfo | tr -s ' ' | sed -e 's/^/# /'
 diag "free in blocks >= 64K: $free0 KiB before, $(free_64k_kib) KiB fragmented"
 sed -e 's/^/# buddyinfo: /' /proc/buddyinfo
@@ -244,35 +269,23 @@ echo 1000 >$vm/extfrag_threshold
 fallback3=$(fallbacks)
 t0=$(uptime_cs)
 kill -USR1 $stepper
-stepper_part /tmp/stepper-frag.out 2
-check_eq "running stepper.tagged faults in new text (part 2) under fragmentation" \
-	"$(checksum /tmp/stepper-frag.out 2)" "$(checksum /tmp/stepper.ref 2)"
+check_stepper /tmp/stepper-frag.out 2 \
+	"running stepper.tagged faults in new text (part 2) under fragmentation"
 stat_json /tmp/frag2.json $stepper
 text_mappings $stepper
-drop_caches
-out=$($mnt/bigprog.tagged 2>&1)
-check_eq "bigprog.tagged from a cold cache runs to completion under fragmentation" \
-	"$out" "$ref_bigprog"
+check_cold_bigprog "under fragmentation"
 check_eq "read() of data.tagged (cold) has the checksum of the tmpfs copy under fragmentation" \
 	"$(vmhelper sum $mnt/data.tagged)" "$sum_ref"
-drop_caches
-check "every file matches SHA256SUMS under fragmentation (cold)" \
-	sh -c "cd $mnt && sha256sum -c SHA256SUMS"
+check_cold_sums "under fragmentation"
 t1=$(uptime_cs)
 fallback4=$(fallbacks)
 echo "$eft_was" >$vm/extfrag_threshold
-under=$((t1 - t0))
 diag "$(compaction)"
 sed -e 's/^/# buddyinfo: /' /proc/buddyinfo
-diag "time under fragmentation: $((under / 100)).$((under % 100 / 10))s"
-diag "thp_file_pref_fallback: $fallback3 -> $fallback4 ($((fallback4 - fallback3)) fallbacks under fragmentation)"
-check "64K allocations failed for real: thp_file_pref_fallback rose" \
-	test "${fallback4:-0}" -gt "${fallback3:-0}"
-text1=$(json_u64 /tmp/frag1.json text_bytes)
-text2=$(json_u64 /tmp/frag2.json text_bytes)
-big1=$(big_bytes /tmp/frag1.json)
-big2=$(big_bytes /tmp/frag2.json)
-diag "stepper part 1: text $text1, in folios >= 64K $big1; after part 2 (fragmented): $text2, $big2"
+diag "time under fragmentation: $(seconds $((t1 - t0)))s"
+check_fallbacks_rose "$fallback3" "$fallback4" "under fragmentation" \
+	"64K allocations failed for real: thp_file_pref_fallback rose"
+stepper_growth /tmp/frag1.json /tmp/frag2.json "part 2 under fragmentation"
 check "the fragmenter held its pages throughout (not OOM-killed)" kill -0 $frag_pid
 kill $frag_pid
 wait $frag_pid 2>/dev/null
@@ -283,29 +296,16 @@ check_eq "no OOM kill, no allocation failure warning under fragmentation" "$(oom
 drop_caches
 diag "free in blocks >= 64K after the fragmenter exited: $(free_64k_kib) KiB"
 kill -USR1 $stepper
-stepper_part /tmp/stepper-frag.out 3
-check_eq "stepper.tagged part 3 after fragmentation computes as the untagged copy" \
-	"$(checksum /tmp/stepper-frag.out 3)" "$(checksum /tmp/stepper.ref 3)"
+check_stepper /tmp/stepper-frag.out 3 \
+	"stepper.tagged part 3 after fragmentation computes as the untagged copy"
 stat_json /tmp/frag3.json $stepper
 text_mappings $stepper
-text3=$(json_u64 /tmp/frag3.json text_bytes)
-big3=$(big_bytes /tmp/frag3.json)
 # Not asserted: the parts are the same size (28 64K blocks of text each),
 # and the checks under fragmentation reclaim the text of the part before
 # (kswapd took tens of MiB), so the resident text stays one part's worth
 # (1835008 bytes in every run so far) and may still hold part 2's pages in
 # fallback folios; the cold bigprog below is the measure.
-diag "after part 3: text $text3, in folios >= 64K $big3"
-kill $stepper
-wait $stepper 2>/dev/null
-if run_bigprog $mnt/bigprog.tagged /tmp/bigprog.json; then
-	text=$(json_u64 /tmp/bigprog.json text_bytes)
-	big=$(big_bytes /tmp/bigprog.json)
-else
-	text=0 big=0
-fi
-diag "bigprog.tagged after fragmentation, cold: text $text, in folios >= 64K $big ($(folio_summary /tmp/bigprog.json))"
-check "bigprog.tagged from a cold cache after fragmentation: at least 90% of its text in folios >= 64K" \
-	test "$text" -gt 0 -a $((big * 10)) -ge $((text * 9))
+stepper_growth /tmp/frag2.json /tmp/frag3.json "part 3 after fragmentation"
+check_cold_bigprog_folios "after fragmentation"
 check "umount" umount $mnt
 [ $failed = 0 ]

@@ -15,6 +15,7 @@ set -eu
 tree=$1
 image=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/vm/disk-cache.sh"
 mkfs=$top/build/bin/mkfs.execfolio
 
 [ -x "$mkfs" ] || {
@@ -30,15 +31,11 @@ done
 
 key=$({
 	cat "$mkfs" "$0" "$top"/lib/*.c "$top"/lib/*.h "$top"/include/execfolio/*.h | sha256sum
-	(cd "$tree" && find . -printf '%p %s %T@ %m\n' | sort)
-} | sha256sum | cut -d' ' -f1)
-if [ -f "$image" ] && [ "$(cat "$image.key" 2>/dev/null)" = "$key" ]; then
-	exit 0
-fi
+	disk_cache_tree "$tree"
+} | disk_cache_key)
+disk_cache_current "$image" "$key" && exit 0
 
-stage=$image.root
-rm -rf "$stage" "$image" "$image.key"
-mkdir -p "$stage"
+disk_cache_stage "$image"
 p=$stage/plain
 cp -a "$tree" "$p"
 mkdir -p "$p/etc/bench" "$p/var/www/bench" "$p/var/lib/nginx" \
@@ -128,5 +125,4 @@ cp -a "$p" "$stage/tagged"
 # Room to spare in every allocation group; the file is sparse.
 "$mkfs" --rule 'tagged/*.so=64k' --rule 'tagged/*.so.[0-9]*=64k' \
 	--size 2g --report "$image.report" "$stage" "$image"
-rm -rf "$stage"
-echo "$key" >"$image.key"
+disk_cache_finish "$image" "$key"

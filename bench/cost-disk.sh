@@ -19,6 +19,7 @@ set -eu
 tree=$1
 image=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/vm/disk-cache.sh"
 mkfs=$top/build/bin/mkfs.execfolio
 inodes=${BENCH_INODES:-100000}
 
@@ -50,13 +51,10 @@ prog() {
 key=$({
 	echo "$inodes $small $("$cc" --version | head -n 1)"
 	cat "$mkfs" "$0" "$tree/usr/sbin/nginx" "$tree/usr/bin/redis-server" | sha256sum
-} | sha256sum | cut -d' ' -f1)
-if [ -f "$image" ] && [ "$(cat "$image.key" 2>/dev/null)" = "$key" ]; then
-	exit 0
-fi
+} | disk_cache_key)
+disk_cache_current "$image" "$key" && exit 0
 
-stage=$image.root
-rm -rf "$stage" "$image" "$image.key"
+disk_cache_stage "$image"
 mkdir -p "$stage/inodes"
 for d in $(seq 0 $(((inodes - 1) / 1000))); do
 	mkdir -p "$stage/inodes/d$d"
@@ -88,5 +86,4 @@ for p in 16k 64k 2m; do
 	set -- "$@" --rule "small/$p/*=$p"
 done
 "$mkfs" "$@" --size 2g --report "$image.report" "$stage" "$image"
-rm -rf "$stage"
-echo "$key" >"$image.key"
+disk_cache_finish "$image" "$key"

@@ -8,18 +8,10 @@
 # non-zero when the run could not be set up; the TAP in OUTDIR says how
 # the tests went.
 set -eu
-arch=$1
-kernel=$2
-out=$3
-here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "$here/../.." && pwd)/build
-bin=$build/$arch/bin
+. "$(dirname "$0")/run-common.sh"
+vm_run_args faults-run "$@"
 work=$build/vm/$arch/faults-work
 
-[ -f "$kernel" ] || {
-	echo "faults-run: no kernel $kernel: run make kernel ARCH=$arch" >&2
-	exit 1
-}
 # A work directory of its own (other tiers' runs rebuild theirs), sharing
 # the busybox that mkinitramfs.sh has already fetched.
 mkdir -p "$work"

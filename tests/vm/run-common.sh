@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Sourced by the host-side scripts that set up and boot one VM run with the
-# arguments ARCH KERNEL OUTDIR TEST... (suite-run.sh, robust-run.sh):
+# arguments ARCH KERNEL OUTDIR TEST... (suite-run.sh, robust-run.sh, faults-run.sh):
 #
 #   . "$(dirname "$0")/run-common.sh"
 #   vm_run_args NAME "$@"

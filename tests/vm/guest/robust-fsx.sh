@@ -13,13 +13,6 @@
 ops=${FSX_OPS:-10000}
 mnt=/mnt
 
-check_eq() { # DESCRIPTION GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else
-		not_ok "$1"
-		echo "#   got '$2', want '$3'"
-	fi
-}
-
 # The folio size the kernel reports in effect for FILE (0: not readable).
 folio_of() {
 	vmhelper state "$1" | sed -n 's/.* order=\([0-9]*\) folio=\([0-9]*\) .*/\1 \2/p' |

@@ -21,13 +21,31 @@
  *	file_cached B" and sleeps until killed: execfolio stat PID then gives
  *	the folio table of the text that a workload left in the page cache,
  *	also for programs that have exited.
+ *
+ *	With BENCH_HOLD_REPORT=FILE in the environment it also writes, per
+ *	file of LIST with any page cached (ELF or not), where the cache is:
+ *	  file PATH size N cached N policy N map M
+ *	policy is the effective exec folio order of XFS_IOC_GET_EXEC_FOLIO
+ *	(- where the ioctl fails), map one character per 64K of the file:
+ *	. (nothing cached), 1-f (that many 4K pages), X (all of it).  For
+ *	the executable segments it holds, per segment:
+ *	  text PATH off N len N eligible N aligned N
+ *	the cont-aligned share's 64K blocks (DESIGN.md section 8) in bytes,
+ *	and for each eligible block that is not cont-aligned:
+ *	  miss PATH off N folios F
+ *	F lists the block's pages as runs SIZExCOUNT: SIZE is the size (kB)
+ *	of the folio holding the page, prefixed by u when the page is not at
+ *	its place in a 64K-aligned physical block, or - for a page not
+ *	resident.  E.g. "-x14,u8x2": only the last 8K, in an 8K folio.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -36,6 +54,7 @@
 #include <unistd.h>
 
 #include <execfolio/elf.h>
+#include <execfolio/xfs_exec_folio.h>
 
 #define ALIGN_2M (2ul << 20)
 
@@ -120,9 +139,181 @@ struct hold_totals {
 	uint64_t text_cached, file_cached;
 };
 
+/* The per-file report (BENCH_HOLD_REPORT), when asked for. */
+struct hold_report {
+	FILE *out;
+	int pagemap_fd, kpageflags_fd;
+	/* The folio found last: [head, head + nr). */
+	uint64_t head, nr;
+};
+
+#define BLOCK_64K 65536ul
+#define PM_PRESENT (1ull << 63)
+#define PM_PFN_MASK ((1ull << 55) - 1)
+#define KPF_COMPOUND_HEAD (1ull << 15)
+#define KPF_COMPOUND_TAIL (1ull << 16)
+/* Larger than any page-cache folio (2M on 4K pages is 512). */
+#define FOLIO_MAX_PAGES 8192
+
+static uint64_t kpageflags(struct hold_report *r, uint64_t pfn)
+{
+	uint64_t flags;
+
+	if (pread(r->kpageflags_fd, &flags, sizeof(flags),
+		  (off_t)(pfn * sizeof(flags))) != sizeof(flags))
+		return 0;
+	return flags;
+}
+
+/* The folio holding @pfn, as [r->head, r->head + r->nr). */
+static void folio_of(struct hold_report *r, uint64_t pfn)
+{
+	uint64_t flags, head = pfn, end = pfn + 1;
+
+	if (pfn >= r->head && pfn < r->head + r->nr)
+		return;
+	flags = kpageflags(r, pfn);
+	if (flags & KPF_COMPOUND_TAIL)
+		while (head > 0 && pfn - head < FOLIO_MAX_PAGES &&
+		       (kpageflags(r, head - 1) & KPF_COMPOUND_TAIL))
+			head--;
+	if (flags & (KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL)) {
+		if (flags & KPF_COMPOUND_TAIL)
+			head--; /* the head before the tails */
+		while (end - head < FOLIO_MAX_PAGES &&
+		       (kpageflags(r, end) & KPF_COMPOUND_TAIL))
+			end++;
+	}
+	r->head = head;
+	r->nr = end - head;
+}
+
+/*
+ * One token per page of a block that is not cont-aligned: the size in kB
+ * of its folio, "u" before it when the page is not at its place in a
+ * 64K-aligned physical block, "-" for a page not resident.
+ */
+static void page_token(struct hold_report *r, uint64_t pm, size_t i,
+		       size_t pages, long page, char *tok, size_t len)
+{
+	uint64_t pfn = pm & PM_PFN_MASK;
+
+	if (!(pm & PM_PRESENT)) {
+		snprintf(tok, len, "-");
+		return;
+	}
+	folio_of(r, pfn);
+	snprintf(tok, len, "%s%llu", pfn % pages == i ? "" : "u",
+		 (unsigned long long)(r->nr * (uint64_t)page / 1024));
+}
+
+static void report_miss(struct hold_report *r, const char *path, uint64_t off,
+			const uint64_t *pm, size_t pages, long page)
+{
+	char tok[24], prev[24] = "";
+	size_t i, run = 0;
+
+	fprintf(r->out, "miss %s off %llu folios", path,
+		(unsigned long long)off);
+	for (i = 0; i <= pages; i++) {
+		if (i < pages)
+			page_token(r, pm[i], i, pages, page, tok, sizeof(tok));
+		if (i < pages && run && !strcmp(tok, prev)) {
+			run++;
+			continue;
+		}
+		if (run)
+			fprintf(r->out, "%s%sx%zu", i - run ? "," : " ", prev,
+				run);
+		if (i < pages) {
+			strcpy(prev, tok);
+			run = 1;
+		}
+	}
+	fputc('\n', r->out);
+}
+
+/* Whether the @pages pages of @pm are one contpte block (DESIGN.md section 8). */
+static bool block_cont_aligned(struct hold_report *r, const uint64_t *pm,
+			       size_t pages)
+{
+	uint64_t pfn0 = pm[0] & PM_PFN_MASK;
+	size_t i;
+
+	for (i = 0; i < pages; i++)
+		if (!(pm[i] & PM_PRESENT) || (pm[i] & PM_PFN_MASK) != pfn0 + i)
+			return false;
+	if (pfn0 % pages)
+		return false;
+	folio_of(r, pfn0);
+	return r->head <= pfn0 && r->head + r->nr >= pfn0 + pages;
+}
+
+/*
+ * The 64K blocks of the held segment [p, p + len) (file offset @off): the
+ * "text" line and a "miss" line per eligible block not cont-aligned.
+ */
+static void report_segment(struct hold_report *r, const char *path,
+			   unsigned char *p, size_t len, uint64_t off,
+			   long page)
+{
+	size_t pages = BLOCK_64K > (unsigned long)page ? BLOCK_64K / page : 1;
+	uintptr_t b = ((uintptr_t)p + BLOCK_64K - 1) & ~(BLOCK_64K - 1);
+	uint64_t eligible = 0, aligned = 0, pm[BLOCK_64K / 4096];
+	size_t i, resident;
+
+	for (; b + BLOCK_64K <= (uintptr_t)p + len; b += BLOCK_64K) {
+		if (pread(r->pagemap_fd, pm, pages * sizeof(pm[0]),
+			  (off_t)(b / page * sizeof(pm[0]))) !=
+		    (ssize_t)(pages * sizeof(pm[0])))
+			continue;
+		for (i = 0, resident = 0; i < pages; i++)
+			resident += !!(pm[i] & PM_PRESENT);
+		if (!resident)
+			continue;
+		eligible += BLOCK_64K;
+		if (block_cont_aligned(r, pm, pages))
+			aligned += BLOCK_64K;
+		else
+			report_miss(r, path, off + (b - (uintptr_t)p), pm,
+				    pages, page);
+	}
+	fprintf(r->out, "text %s off %llu len %zu eligible %llu aligned %llu\n",
+		path, (unsigned long long)off, len,
+		(unsigned long long)eligible, (unsigned long long)aligned);
+}
+
+/* The "file" line: the policy and where the file is cached. */
+static void report_file(struct hold_report *r, const char *path, int fd,
+			uint64_t size, uint64_t cached,
+			const unsigned char *vec, long page)
+{
+	size_t per = BLOCK_64K > (unsigned long)page ? BLOCK_64K / page : 1;
+	size_t pages = (size + page - 1) / page, i, n;
+	struct xfs_exec_folio ef = { 0 };
+	char policy[8] = "-";
+
+	if (!ioctl(fd, XFS_IOC_GET_EXEC_FOLIO, &ef))
+		snprintf(policy, sizeof(policy), "%u", ef.ef_order);
+	fprintf(r->out, "file %s size %llu cached %llu policy %s map ", path,
+		(unsigned long long)size, (unsigned long long)cached, policy);
+	for (i = 0; i < pages; i += per) {
+		size_t in = pages - i < per ? pages - i : per, j;
+
+		for (j = 0, n = 0; j < in; j++)
+			n += vec[i + j] & 1;
+		fputc(!n      ? '.' :
+		      n == in ? 'X' :
+				"0123456789abcdef"[n & 15],
+		      r -> out);
+	}
+	fputc('\n', r->out);
+}
+
 /* Map one executable segment of @fd at a loader-like address, touch what is cached. */
-static void hold_segment(int fd, const struct execfolio_segment *seg, long page,
-			 struct hold_totals *t)
+static void hold_segment(int fd, const char *path,
+			 const struct execfolio_segment *seg, long page,
+			 struct hold_totals *t, struct hold_report *rep)
 {
 	uint64_t off = seg->offset & ~(uint64_t)(page - 1);
 	size_t len = seg->offset + seg->filesz - off;
@@ -155,17 +346,23 @@ static void hold_segment(int fd, const struct execfolio_segment *seg, long page,
 				t->text_cached += page;
 			}
 		}
+		if (rep)
+			report_segment(rep, path, p,
+				       (len + page - 1) & ~(size_t)(page - 1),
+				       off, page);
 	}
 	free(vec);
 }
 
-static void hold_file(const char *path, long page, struct hold_totals *t)
+static void hold_file(const char *path, long page, struct hold_totals *t,
+		      struct hold_report *rep)
 {
 	struct execfolio_elf elf;
 	const char *why;
-	unsigned char *vec, first;
+	unsigned char *vec;
 	struct stat st;
 	uint64_t cached;
+	bool first;
 	void *p;
 	size_t i;
 	int fd;
@@ -179,14 +376,17 @@ static void hold_file(const char *path, long page, struct hold_totals *t)
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		goto out;
-	if (mincore(p, 1, &first) || !(first & 1)) {
-		munmap(p, (size_t)st.st_size);
-		goto out;
-	}
 	vec = malloc((size_t)st.st_size / page + 1);
 	cached = vec ? resident_bytes(p, (size_t)st.st_size, page, vec) : 0;
+	first = cached && (vec[0] & 1);
+	if (rep && cached)
+		report_file(rep, path, fd, (uint64_t)st.st_size, cached, vec,
+			    page);
 	free(vec);
 	munmap(p, (size_t)st.st_size);
+	/* A file whose first page is not cached was not executed. */
+	if (!first)
+		goto out;
 	if (execfolio_elf_analyse_file(path, &elf, &why))
 		goto out;
 	if (elf.nsegments) {
@@ -194,23 +394,50 @@ static void hold_file(const char *path, long page, struct hold_totals *t)
 		t->file_cached += cached;
 		for (i = 0; i < elf.nsegments; i++)
 			if (!elf.segments[i].past_eof)
-				hold_segment(fd, &elf.segments[i], page, t);
+				hold_segment(fd, path, &elf.segments[i], page,
+					     t, rep);
 	}
 	execfolio_elf_free(&elf);
 out:
 	close(fd);
 }
 
+/* Open the per-file report of BENCH_HOLD_REPORT; NULL when not asked for. */
+static struct hold_report *open_report(struct hold_report *r)
+{
+	const char *path = getenv("BENCH_HOLD_REPORT");
+
+	if (!path || !path[0])
+		return NULL;
+	r->out = fopen(path, "w");
+	r->pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
+	r->kpageflags_fd = open("/proc/kpageflags", O_RDONLY);
+	if (!r->out || r->pagemap_fd < 0 || r->kpageflags_fd < 0) {
+		fprintf(stderr,
+			"benchhelper: BENCH_HOLD_REPORT=%s needs the file, /proc/self/pagemap and /proc/kpageflags (root): %s\n",
+			path, strerror(errno));
+		exit(1);
+	}
+	r->head = r->nr = 0;
+	return r;
+}
+
 static __attribute__((noreturn)) void cmd_hold(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct hold_totals t = { 0 };
+	struct hold_report report, *rep = open_report(&report);
 	char line[4096];
 
 	while (fgets(line, sizeof(line), stdin)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0])
-			hold_file(line, page, &t);
+			hold_file(line, page, &t, rep);
+	}
+	if (rep && fclose(rep->out)) {
+		fprintf(stderr, "benchhelper: BENCH_HOLD_REPORT: %s\n",
+			strerror(errno));
+		exit(1);
 	}
 	printf("ready %d files %lu text_cached %llu file_cached %llu\n",
 	       (int)getpid(), t.files, (unsigned long long)t.text_cached,

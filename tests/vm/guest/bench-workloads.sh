@@ -22,9 +22,15 @@
 # comments "# bench CONFIG WORKLOAD VIEW KEY VALUE": VIEW "run" (bytes
 # read from disk, page-cache growth, major faults, the workload's figure),
 # "live" (execfolio stat of the workload's processes still running: the
-# daemons; rows in kB) and "cache" (execfolio stat of benchhelper hold:
-# the text of every ELF file of the tree as the workload left it in the
-# page cache, mapped as the loader maps it).
+# daemons; rows in kB) and "cache" (execfolio stat of benchhelper hold's
+# mappings of the tree: the text of every ELF file of the tree as the
+# workload left it in the page cache, mapped as the loader maps it).
+#
+# BENCH_FILES=1 (on the kernel command line) adds, per workload, where the
+# page cache is, file by file: "# files CONFIG WORKLOAD LINE" with the
+# lines of benchhelper hold's BENCH_HOLD_REPORT (file, text and miss: the
+# 64K blocks of text that are not cont-aligned, with their folios), and
+# the kernel's thp_file_* counters of /proc/vmstat.
 . /tests/vmlib.sh
 # The chroot's programs are in usr/.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -76,19 +82,46 @@ measure_live() { # PID...
 		emit_stat live /tmp/live.txt /tmp/live.json
 }
 
+# A proc root (execfolio stat --proc) showing only PID's mappings of files
+# under ROOT: the hold's own text (benchhelper, from the initramfs, in 4K
+# pages) is not the tree's and must not count in the cache view.
+tree_proc() { # PID ROOT
+	rm -rf /tmp/treeproc
+	mkdir -p "/tmp/treeproc/$1"
+	ln -s /proc/kpageflags /tmp/treeproc/kpageflags
+	ln -s "/proc/$1/pagemap" "/tmp/treeproc/$1/pagemap"
+	awk -v root="$2/" '/^[0-9a-f]+-[0-9a-f]+ / { keep = index($6, root) == 1 }
+		keep' "/proc/$1/smaps" >"/tmp/treeproc/$1/smaps"
+}
+
 # Measure what the workload left in the page cache of ROOT's ELF files.
 measure_cache() { # ROOT
-	rm -f /tmp/hold.out
-	find "$1" -xdev -type f | benchhelper hold >/tmp/hold.out &
+	root=$1
+	rm -f /tmp/hold.out /tmp/files.txt
+	report=
+	[ -z "${BENCH_FILES:-}" ] || report=/tmp/files.txt
+	find "$root" -xdev -type f |
+		BENCH_HOLD_REPORT=$report benchhelper hold >/tmp/hold.out &
 	hpid=$!
 	if wait_for /tmp/hold.out '^ready' 6000; then
+		if [ -n "$report" ]; then
+			sed -e "s|^|# files $cfg $wl |" -e "s| $root/| /|" "$report"
+			awk -v p="# files $cfg $wl vmstat" \
+				'/^thp_file/ { print p, $1, $2 }' /proc/vmstat
+		fi
 		set -- $(cat /tmp/hold.out)
 		emit cache files "$4"
 		emit cache text_cached_bytes "$6"
 		emit cache file_cached_bytes "$8"
-		stat_json /tmp/cache.json $hpid &&
-			execfolio stat $hpid >/tmp/cache.txt &&
+		tree_proc $hpid "$root"
+		if stat_json /tmp/cache.json --proc /tmp/treeproc $hpid &&
+			execfolio stat --proc /tmp/treeproc $hpid >/tmp/cache.txt; then
 			emit_stat cache /tmp/cache.txt /tmp/cache.json
+			check_eq "$cfg $wl: the cache view holds the tree's text only" \
+				"$(json_u64 /tmp/cache.json text_bytes)" "$6"
+		else
+			not_ok "$cfg $wl: execfolio stat of the tree's text"
+		fi
 	else
 		not_ok "$cfg $wl: benchhelper hold did not get ready"
 	fi

@@ -30,7 +30,8 @@
 # page cache is, file by file: "# files CONFIG WORKLOAD LINE" with the
 # lines of benchhelper hold's BENCH_HOLD_REPORT (file, text and miss: the
 # 64K blocks of text that are not cont-aligned, with their folios), and
-# the kernel's thp_file_* counters of /proc/vmstat.
+# the kernel's thp_file_* counters of /proc/vmstat; bench/bench-files.py
+# compares two such runs file by file.
 . /tests/vmlib.sh
 # The chroot's programs are in usr/.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin

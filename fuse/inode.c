@@ -71,20 +71,33 @@ int efs_table_init(void)
 	return 0;
 }
 
-static void inode_free(struct efs_inode *inode)
+static void inode_free_memory(struct efs_inode *inode)
 {
-	close(inode->fd);
 	pthread_mutex_destroy(&inode->lock);
 	free(inode);
 }
 
-/* The descriptor was closed when the inode left the table. */
+static void inode_free(struct efs_inode *inode)
+{
+	close(inode->fd);
+	inode_free_memory(inode);
+}
+
 static void inode_free_rcu(struct rcu_head *head)
 {
-	struct efs_inode *inode = caa_container_of(head, struct efs_inode, rcu);
+	inode_free_memory(caa_container_of(head, struct efs_inode, rcu));
+}
 
-	pthread_mutex_destroy(&inode->lock);
-	free(inode);
+/*
+ * An inode just taken out of the table: concurrent readers of the table
+ * look at dev, ino and nlookup only, and the kernel sends nothing more for
+ * this node id, so the backing inode is let go now, as passthrough_ll
+ * does; only the memory waits for a grace period.
+ */
+static void inode_retire(struct efs_inode *inode)
+{
+	close(inode->fd);
+	urcu_memb_call_rcu(&inode->rcu, inode_free_rcu);
 }
 
 void efs_table_destroy(void)
@@ -97,10 +110,8 @@ void efs_table_destroy(void)
 	urcu_memb_read_lock();
 	cds_lfht_for_each_entry(efs.table, &iter, inode, node)
 	{
-		if (!cds_lfht_del(efs.table, &inode->node)) {
-			close(inode->fd);
-			urcu_memb_call_rcu(&inode->rcu, inode_free_rcu);
-		}
+		if (!cds_lfht_del(efs.table, &inode->node))
+			inode_retire(inode);
 	}
 	urcu_memb_read_unlock();
 	urcu_memb_barrier();
@@ -208,12 +219,5 @@ void efs_inode_forget(struct efs_inode *inode, uint64_t n)
 	if (!removed)
 		return;
 	uatomic_dec(&efs.inodes);
-	/*
-	 * Concurrent readers of the table look at dev, ino and nlookup only,
-	 * and the kernel sends nothing more for this node id: the backing
-	 * inode is let go now, as passthrough_ll does, and only the memory
-	 * waits for a grace period.
-	 */
-	close(inode->fd);
-	urcu_memb_call_rcu(&inode->rcu, inode_free_rcu);
+	inode_retire(inode);
 }

@@ -18,6 +18,7 @@
 # the reads are right again.  The time under injection is reported.
 # Last, real fragmentation without injection (vmhelper fragment): one
 # mlocked page in every physically aligned 64K block, the other 15 free,
+# the 64K blocks still free taken as anonymous 64K folios,
 # vm.compact_unevictable_allowed 0 so that compaction cannot move the
 # locked pages, and vm.extfrag_threshold 1000 so that it does not free the
 # odd block that has none: 64K allocations fail for real.  The same checks as under
@@ -244,6 +245,11 @@ mfk_was=$(cat $vm/min_free_kbytes)
 wsf_was=$(cat $vm/watermark_scale_factor)
 echo 1024 >$vm/min_free_kbytes
 echo 1 >$vm/watermark_scale_factor
+# Anonymous 64K folios, with which the fragmenter takes the 64K blocks
+# still free once it has freed all but one page of each block.
+mthp=/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled
+mthp_was=$(sed -e 's/.*\[\(.*\)\].*/\1/' $mthp)
+echo always >$mthp
 (echo 1000 >/proc/self/oom_score_adj && exec vmhelper fragment 64) >/tmp/frag.out 2>&1 &
 frag_pid=$!
 if wait_for /tmp/frag.out "fragment ready" 6000 && [ "$(cat $cua)" = 0 ]; then
@@ -290,6 +296,7 @@ check "the fragmenter held its pages throughout (not OOM-killed)" kill -0 $frag_
 kill $frag_pid
 wait $frag_pid 2>/dev/null
 echo "$cua_was" >$cua
+echo "$mthp_was" >$mthp
 check_eq "no OOM kill, no allocation failure warning under fragmentation" "$(ooms)" "$ooms0"
 
 # Fragmentation released: newly faulted text is in 64K folios again.

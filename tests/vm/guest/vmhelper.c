@@ -21,8 +21,10 @@
  *                                memory, print "hog ready", wait for a signal
  *   vmhelper fragment KIB        take nearly all free memory in mlocked 4K
  *                                pages, free all but one page of each
- *                                physically aligned KIB block, print
- *                                "fragment ready ...", wait for a signal
+ *                                physically aligned KIB block, take the
+ *                                KIB blocks still free as KIB folios,
+ *                                print "fragment ready ...", wait for a
+ *                                signal
  *
  * Exit status: 0 when the operation succeeded, 1 when it failed, 2 usage.
  */
@@ -290,40 +292,71 @@ static long fragment_chunk(int pagemap, char *addr, size_t len, long page_size,
 }
 
 /*
- * Real fragmentation, no fault injection: take what is free (down to 1 MiB
- * above the low watermarks, so that nothing is OOM-killed) in mlocked 4K
- * pages (MADV_NOHUGEPAGE), then free all but one page of every physically
- * aligned KIB block.  Free memory is then plentiful but in pieces smaller
- * than KIB, and with vm.compact_unevictable_allowed=0 compaction cannot
- * move the locked pages to make a KIB block free again.  4K allocations
- * take the smallest free blocks first, so what is left free below the
- * floor is mostly large blocks: the caller lowers vm.min_free_kbytes
- * while this runs, and reports what is left (/proc/buddyinfo).
+ * Pages free in blocks of 2^MIN_ORDER pages or more, in all zones
+ * (/proc/buddyinfo: "Node 0, zone DMA32 <count of order 0> ...").
  */
-static int cmd_fragment(const char *kib)
+static long buddy_free_pages(unsigned int min_order)
+{
+	char line[512], *p;
+	unsigned int order;
+	long sum = 0, count;
+	int used;
+	FILE *f = fopen("/proc/buddyinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "zone");
+		if (!p)
+			continue;
+		used = 0;
+		sscanf(p, "zone %*s%n", &used);
+		if (!used)
+			continue;
+		p += used;
+		for (order = 0; sscanf(p, " %ld%n", &count, &used) == 1;
+		     order++, p += used)
+			if (order >= min_order)
+				sum += count << order;
+	}
+	fclose(f);
+	return sum;
+}
+
+/* Kept free above the low watermarks while taking memory in 4K pages. */
+#define FRAGMENT_MARGIN (32L << 20)
+/* Taken at most per step in large blocks. */
+#define FRAGMENT_BLOCK_STEP (8L << 20)
+
+struct fragment_stats {
+	long held; /* pages taken in 4K pages */
+	long freed; /* of those, freed again */
+	long left; /* pages free once they were taken */
+	long blocks; /* pages taken in large blocks */
+	unsigned int steps;
+};
+
+/*
+ * Take what is free down to FRAGMENT_MARGIN above the low watermarks in
+ * mlocked 4K pages (MADV_NOHUGEPAGE), then free all but one page of every
+ * physically aligned block of 2^BLOCK_SHIFT pages.  The margin is wide:
+ * the rest of the system allocates meanwhile, and MemFree counts pages
+ * that the allocation cannot have (a DMA zone behind its reserve), so a
+ * narrow one ends in the OOM killer.
+ */
+static int fragment_small(unsigned int block_shift, long page_size,
+			  struct fragment_stats *st)
 {
 	static struct {
 		char *addr;
 		size_t len;
 	} chunks[FRAGMENT_MAX_CHUNKS];
-	long page_size = sysconf(_SC_PAGESIZE);
-	unsigned long block = strtoul(kib, NULL, 10) * 1024;
-	unsigned int block_shift = 0, nr = 0, c, settle = 0;
-	long low = zone_low_pages(), avail, freed, held = 0, total_freed = 0;
-	long left;
+	long low = zone_low_pages(), avail, freed;
+	unsigned int nr = 0, c, settle = 0;
 	int pagemap;
 	size_t len;
 	char *p;
 
-	while (((unsigned long)page_size << block_shift) < block)
-		block_shift++;
-	if (((unsigned long)page_size << block_shift) != block ||
-	    !block_shift) {
-		fprintf(stderr,
-			"vmhelper: fragment: %s KiB is not a power-of-two multiple of the page size\n",
-			kib);
-		return 2;
-	}
 	if (low < 0) {
 		perror("vmhelper: fragment: /proc/zoneinfo");
 		return 1;
@@ -334,11 +367,12 @@ static int cmd_fragment(const char *kib)
 		return 1;
 	}
 	/*
-	 * Halve the distance to the floor (low + 1 MiB) at each step; near
-	 * it, give reclaim a moment and take what it freed too.
+	 * Halve the distance to the floor at each step; near it, give
+	 * reclaim a moment and take what it freed too.
 	 */
 	while (nr < FRAGMENT_MAX_CHUNKS) {
-		avail = free_pages(page_size) - low - (1L << 20) / page_size;
+		avail = free_pages(page_size) - low -
+			FRAGMENT_MARGIN / page_size;
 		if (avail < 64 && settle++ < 5) {
 			usleep(200000);
 			continue;
@@ -356,23 +390,103 @@ static int cmd_fragment(const char *kib)
 		}
 		chunks[nr].addr = p;
 		chunks[nr++].len = len;
-		held += len / page_size;
+		st->held += len / page_size;
 	}
-	left = free_pages(page_size);
+	st->steps = nr;
+	st->left = free_pages(page_size);
 	for (c = 0; c < nr; c++) {
 		freed = fragment_chunk(pagemap, chunks[c].addr, chunks[c].len,
 				       page_size, block_shift);
 		if (freed < 0) {
 			perror("vmhelper: fragment: /proc/self/pagemap");
+			close(pagemap);
 			return 1;
 		}
-		total_freed += freed;
+		st->freed += freed;
 	}
 	close(pagemap);
-	printf("fragment ready took %ld KiB in %u steps (%ld KiB left free), keeps %ld KiB, freed %ld KiB\n",
-	       held * page_size / 1024, nr, left * page_size / 1024,
-	       (held - total_freed) * page_size / 1024,
-	       total_freed * page_size / 1024);
+	return 0;
+}
+
+/*
+ * What fragment_small() left free is mostly in large blocks (4K
+ * allocations take the smallest free blocks first).  Take those with
+ * block-sized anonymous folios, mlocked (the caller enables that folio
+ * size): a fault takes a whole free block if there is one, else falls
+ * back to a 4K page from the holes, of which there are plenty now, so
+ * nothing runs short.  Stop when no block is left, or when three steps
+ * in a row no longer shrink what is free in blocks: what is left, the
+ * allocation cannot reach (a DMA zone behind its reserve), and neither
+ * can the page cache.
+ */
+static void fragment_take_blocks(unsigned int block_shift, long page_size,
+				 struct fragment_stats *st)
+{
+	size_t block = (size_t)page_size << block_shift, len;
+	long before, after, step;
+	unsigned int idle = 0;
+	char *p, *aligned;
+
+	while (idle < 3) {
+		before = buddy_free_pages(block_shift);
+		if (before < (1L << block_shift))
+			break;
+		step = before < FRAGMENT_BLOCK_STEP / page_size ?
+			       before :
+			       FRAGMENT_BLOCK_STEP / page_size;
+		len = (size_t)(step >> block_shift) * block;
+		p = mmap(NULL, len + block, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			break;
+		aligned = (char *)(((uintptr_t)p + block - 1) & ~(block - 1));
+		if (mlock(aligned, len)) {
+			munmap(p, len + block);
+			break;
+		}
+		st->blocks += len / page_size;
+		after = buddy_free_pages(block_shift);
+		if (before - after < (long)(len / page_size / 2))
+			idle++;
+		else
+			idle = 0;
+	}
+}
+
+/*
+ * Real fragmentation, no fault injection: free memory plentiful but in
+ * pieces smaller than KIB.  With vm.compact_unevictable_allowed=0,
+ * compaction cannot move the locked pages to make a KIB block free again.
+ * The caller lowers vm.min_free_kbytes while this runs (the watermark
+ * reserve would stay free in large blocks) and enables anonymous folios
+ * of KIB (fragment_take_blocks()).
+ */
+static int cmd_fragment(const char *kib)
+{
+	long page_size = sysconf(_SC_PAGESIZE);
+	unsigned long block = strtoul(kib, NULL, 10) * 1024;
+	struct fragment_stats st = { 0 };
+	unsigned int block_shift = 0;
+	long k = page_size / 1024;
+	int ret;
+
+	while (((unsigned long)page_size << block_shift) < block)
+		block_shift++;
+	if (((unsigned long)page_size << block_shift) != block ||
+	    !block_shift) {
+		fprintf(stderr,
+			"vmhelper: fragment: %s KiB is not a power-of-two multiple of the page size\n",
+			kib);
+		return 2;
+	}
+	ret = fragment_small(block_shift, page_size, &st);
+	if (ret)
+		return ret;
+	fragment_take_blocks(block_shift, page_size, &st);
+	printf("fragment ready took %ld KiB in %u steps (%ld KiB left free), keeps %ld KiB, freed %ld KiB, then took %ld KiB in %s KiB blocks (%ld KiB free in such blocks, %ld KiB free)\n",
+	       st.held * k, st.steps, st.left * k, (st.held - st.freed) * k,
+	       st.freed * k, st.blocks * k, kib,
+	       buddy_free_pages(block_shift) * k, free_pages(page_size) * k);
 	fflush(stdout);
 	pause();
 	return 0;

@@ -7,7 +7,7 @@
 # QEMU with -icount shift=0 (each guest instruction advances the guest
 # clock by one nanosecond, so CPU times are instruction counts) and one
 # CPU, running tests/vm/guest/bench-costs.sh on the disk of
-# bench/cost-disk.sh.  Results in OUTDIR/ for bench/bench-report.sh.
+# bench/cost-disk.sh.  Results in OUTDIR/ for bench/bench-report.py.
 # BENCH_COST_ROUNDS reaches the guest.
 set -eu
 out=$1

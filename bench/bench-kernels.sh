@@ -1,15 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# bench-kernels.sh OUTDIR NAME=KERNEL...
+# bench-kernels.sh OUTDIR NAME[@CONFIG]=KERNEL...
 #
 # The seed's workloads on each arm64 KERNEL (tests/vm/guest/bench-workloads.sh
 # from the disk of bench/bench-disk.sh), BENCH_ROUNDS rounds (default 2),
 # the kernels interleaved within each round (round r boots them in the
-# given order rotated r-1 times).  Each boot's results go to
-# OUTDIR/rROUND-NAME/; bench/bench-report.sh turns them into tables and
-# plots.  BENCH_AB_REQUESTS, BENCH_REDIS_REQUESTS, BENCH_CC_JOBS and
-# BENCH_WORKLOADS reach the guest on the kernel command line.
+# given order rotated r-1 times).  NAME@CONFIG boots KERNEL for that one
+# configuration of the guest script (mount, tagged): each configuration
+# gets a fresh guest, as a kernel without the mount option does, since
+# whatever runs second in a TCG guest runs up to twice as slow.  Each
+# boot's results go to OUTDIR/rROUND-NAME[@CONFIG]/; bench/bench-report.py
+# turns them into tables and plots.  BENCH_AB_REQUESTS,
+# BENCH_REDIS_REQUESTS, BENCH_CC_JOBS, BENCH_WORKLOADS and BENCH_FILES
+# reach the guest on the kernel command line.
 set -eu
 out=$1
 shift
@@ -45,8 +49,10 @@ for v in BENCH_AB_REQUESTS BENCH_REDIS_REQUESTS BENCH_CC_JOBS; do
 	[ -z "$val" ] || params="$params $v=$val"
 done
 # The kernel command line splits at blanks: the guest reads commas.
-[ -z "${BENCH_WORKLOADS:-}" ] ||
-	params="$params BENCH_WORKLOADS=$(echo "$BENCH_WORKLOADS" | tr ' ' ,)"
+for v in BENCH_WORKLOADS BENCH_FILES; do
+	eval "val=\${$v:-}"
+	[ -z "$val" ] || params="$params $v=$(echo "$val" | tr ' ' ,)"
+done
 
 {
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -65,7 +71,9 @@ while [ "$r" -le "$rounds" ]; do
 		run=$out/r$r-$name
 		echo "bench-kernels: round $r/$rounds, $name ($(date -u +%H:%M:%S))"
 		cp --sparse=always "$build/bench/arm64-disk.img" "$run.disk.img"
-		VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_APPEND="$params" \
+		config=
+		case $name in *@*) config=" BENCH_CONFIGS=${name#*@}" ;; esac
+		VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_APPEND="$params$config" \
 			"$top/tests/vm/run-vm.sh" arm64 "${k#*=}" \
 			"$work/bench-initramfs.gz" "$run.disk.img" "$run"
 		rm -f "$run.disk.img"

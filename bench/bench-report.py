@@ -66,15 +66,19 @@ def load_kernels(d):
         taps = [t for t in os.listdir(os.path.join(d, name))
                 if t.startswith("bench-") and t.endswith(".sh.tap")]
         tap = os.path.join(d, name, taps[0] if taps else "bench-workloads.sh.tap")
-        runs.append((int(m.group(1)), m.group(2), tap))
+        # rN-NAME@CONFIG: one configuration of kernel NAME per boot.
+        runs.append((int(m.group(1)), m.group(2).split("@")[0], tap))
     order = []
     ri = os.path.join(d, "run-info")
     if os.path.exists(ri):
         for line in open(ri):
             k, _, v = line.rstrip("\n").partition(" ")
             if k == "kernel":
-                order.append(v.split()[0])
-                info.setdefault("kernels", []).append(v)
+                name = v.split()[0].split("@")[0]
+                if name not in order:
+                    order.append(name)
+                    info.setdefault("kernels", []).append(
+                        v.replace(v.split()[0], name, 1))
             else:
                 info[k] = v
     failures = []

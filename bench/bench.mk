@@ -70,7 +70,7 @@ bench-kernels: all
 		$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=$(BENCH_KCONFIG) KSERIES=$$s; \
 	done
 	$(TOP)/bench/bench-kernels.sh $(BUILD)/bench/kernels \
-		$(foreach s,$(BENCH_KSERIES),$(s)=$(call kernel_image,arm64,$(BENCH_KCONFIG),$(s)))
+		$(foreach s,$(BENCH_KSERIES),$(if $(filter execfolio,$(s)),$(foreach c,mount tagged,$(s)@$(c)=$(call kernel_image,arm64,$(BENCH_KCONFIG),$(s))),$(s)=$(call kernel_image,arm64,$(BENCH_KCONFIG),$(s))))
 	$(TOP)/bench/bench-report.py --kernels $(BUILD)/bench/kernels \
 		--out $(BUILD)/bench --plots $(TOP)/bench/plots
 

@@ -24,10 +24,11 @@ $(VM_DIR)/bigtext.c: tests/vm/gen-bigtext.py
 	@mkdir -p $(dir $@)
 	$(call quiet,GEN,$@)python3 $< $(BIGTEXT_FUNCS) > $@.tmp && mv $@.tmp $@
 
-$(BIN)/vmhelper: tests/vm/guest/vmhelper.c include/execfolio/policy.h \
+$(BIN)/vmhelper: tests/vm/guest/vmhelper.c tests/vm/guest/vmhelper-memory.c \
+		tests/vm/guest/vmhelper.h include/execfolio/policy.h \
 		include/execfolio/xfs_exec_folio.h
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^)
 
 $(BIN)/vmvectors: tests/vm/guest/vmvectors.c $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)

@@ -6,8 +6,9 @@
 
 A.tap and B.tap are the guest output (bench-workloads.sh.tap) of two boots
 of bench/bench-kernels.sh's guest script run with BENCH_FILES=1 on the
-kernel command line (e.g. VM_APPEND="BENCH_FILES=1 BENCH_WORKLOADS=boot"
-with tests/vm/run-vm.sh); CONFIG_A and CONFIG_B are the configurations to
+kernel command line (e.g. BENCH_FILES=1 BENCH_WORKLOADS=boot make
+bench-kernels, which passes both on; the results are in
+build/bench/kernels/rN-NAME[@CONFIG]/); CONFIG_A and CONFIG_B are the configurations to
 compare ("default" on stock and option one, "mount" or "tagged" on
 execfolio).  For each WORKLOAD it prints the files whose cached bytes
 differ (B minus A, with each side's map: one character per 64K, "." none,

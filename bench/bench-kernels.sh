@@ -43,13 +43,10 @@ done
 "$top/tests/vm/mkinitramfs.sh" arm64 "$build/arm64/bin" "$work" \
 	"$work/bench-initramfs.gz" bench-workloads.sh
 
-params=
-for v in BENCH_AB_REQUESTS BENCH_REDIS_REQUESTS BENCH_CC_JOBS; do
-	eval "val=\${$v:-}"
-	[ -z "$val" ] || params="$params $v=$val"
-done
 # The kernel command line splits at blanks: the guest reads commas.
-for v in BENCH_WORKLOADS BENCH_FILES; do
+params=
+for v in BENCH_AB_REQUESTS BENCH_REDIS_REQUESTS BENCH_CC_JOBS \
+	BENCH_WORKLOADS BENCH_FILES; do
 	eval "val=\${$v:-}"
 	[ -z "$val" ] || params="$params $v=$(echo "$val" | tr ' ' ,)"
 done

@@ -49,6 +49,10 @@ BENCH_TREE := $(BUILD)/bench/arm64-tree
 # compares the test-config kernels (as long as there are no release ones).
 BENCH_KCONFIG ?= release
 BENCH_KSERIES ?= stock option-one execfolio
+# $(call bench_boots,SERIES): bench-kernels.sh's NAME[@CONFIG]=KERNEL
+# arguments for SERIES: the execfolio kernel boots once per configuration.
+bench_configs_execfolio := mount tagged
+bench_boots = $(addsuffix =$(call kernel_image,arm64,$(BENCH_KCONFIG),$(1)),$(if $(bench_configs_$(1)),$(addprefix $(1)@,$(bench_configs_$(1))),$(1)))
 
 # Debian's arm64 packages of the workloads, with their dependencies.
 $(BENCH_TREE).stamp: tests/workloads/debian-tree.sh
@@ -70,7 +74,7 @@ bench-kernels: all
 		$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=$(BENCH_KCONFIG) KSERIES=$$s; \
 	done
 	$(TOP)/bench/bench-kernels.sh $(BUILD)/bench/kernels \
-		$(foreach s,$(BENCH_KSERIES),$(if $(filter execfolio,$(s)),$(foreach c,mount tagged,$(s)@$(c)=$(call kernel_image,arm64,$(BENCH_KCONFIG),$(s))),$(s)=$(call kernel_image,arm64,$(BENCH_KCONFIG),$(s))))
+		$(foreach s,$(BENCH_KSERIES),$(call bench_boots,$(s)))
 	$(TOP)/bench/bench-report.py --kernels $(BUILD)/bench/kernels \
 		--out $(BUILD)/bench --plots $(TOP)/bench/plots
 

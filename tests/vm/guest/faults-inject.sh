@@ -90,6 +90,9 @@ check_fallbacks_rose() { # BEFORE AFTER UNDER DESCRIPTION
 	check "$4" test "${2:-0}" -gt "${1:-0}"
 }
 
+# The bracketed choice of a transparent_hugepage "enabled" FILE.
+thp_setting() { sed -e 's/.*\[\(.*\)\].*/\1/' "$1"; }
+
 # Centiseconds as seconds with one decimal.
 seconds() { echo "$(($1 / 100)).$(($1 % 100 / 10))"; }
 
@@ -186,7 +189,7 @@ check_cold_bigprog_folios "after injection"
 # Real memory pressure: a hog holds all but 128 MiB of what is available,
 # in 4K pages (no anonymous THP), so that what is free is fragmented.
 thp=/sys/kernel/mm/transparent_hugepage/enabled
-thp_was=$(sed -e 's/.*\[\(.*\)\].*/\1/' $thp)
+thp_was=$(thp_setting $thp)
 echo never >$thp
 drop_caches
 avail=$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo)
@@ -248,7 +251,7 @@ echo 1 >$vm/watermark_scale_factor
 # Anonymous 64K folios, with which the fragmenter takes the 64K blocks
 # still free once it has freed all but one page of each block.
 mthp=/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled
-mthp_was=$(sed -e 's/.*\[\(.*\)\].*/\1/' $mthp)
+mthp_was=$(thp_setting $mthp)
 echo always >$mthp
 (echo 1000 >/proc/self/oom_score_adj && exec vmhelper fragment 64) >/tmp/frag.out 2>&1 &
 frag_pid=$!

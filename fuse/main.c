@@ -134,6 +134,13 @@ void efs_init(void *userdata, struct fuse_conn_info *conn)
 {
 	if (conn->capable & FUSE_CAP_PARALLEL_DIROPS)
 		conn->want |= FUSE_CAP_PARALLEL_DIROPS;
+	/*
+	 * Replies to reads splice the backing file's pages into the device
+	 * (one copy instead of two); libfuse copies replies under two pages
+	 * anyway, where a pipe would cost more than it saves.
+	 */
+	if (conn->capable & FUSE_CAP_SPLICE_WRITE)
+		conn->want |= FUSE_CAP_SPLICE_WRITE;
 	/* Trace mode: each page of a mapping is read by itself, once. */
 	if (efs.trace)
 		conn->max_readahead = 0;

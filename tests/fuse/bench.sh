@@ -153,12 +153,32 @@ ahead() {
 	paste "$R/$1" "$R/$2" |
 		awk '$1 >= $2 { k++ } END { printf "%d/%d", k, NR }'
 }
+# Two-sided exact sign test of "neither is faster" over the rounds: the
+# probability of a split at least as lopsided as the one seen, were each
+# round a coin toss. A small p with execfoliofs ahead in fewer than half
+# the rounds would mean it is slower; a large p, that the rounds cannot
+# tell the two apart.
+sign_p() {
+	paste "$R/$1" "$R/$2" | awk '
+		$1 > $2 { a++ } $1 < $2 { b++ }
+		END {
+			n = a + b; k = a < b ? a : b; c = 1; s = 0
+			for (i = 0; i <= k; i++) {
+				s += c; c = c * (n - i) / (i + 1)
+			}
+			p = n ? 2 * s / 2 ^ n : 1
+			if (p < 0.001)
+				printf "<0.001"
+			else
+				printf "%.2g", (p > 1 ? 1 : p)
+		}'
+}
 row() { # LABEL FIGURE
 	d=-
 	[ -s "$R/$2-direct" ] && d=$(median < "$R/$2-direct")
 	e=$(median < "$R/$2-efs")
 	p=$(median < "$R/$2-pll")
-	echo "| $1 | $d | $e | $p | $(ratios "$2-efs" "$2-pll") | $(ahead "$2-efs" "$2-pll") | $(ratios "$2-efs" "$2-direct") |"
+	echo "| $1 | $d | $e | $p | $(ratios "$2-efs" "$2-pll") | $(ahead "$2-efs" "$2-pll") | $(sign_p "$2-efs" "$2-pll") | $(ratios "$2-efs" "$2-direct") |"
 }
 {
 	echo "## execfoliofs vs passthrough_ll and XFS"
@@ -178,13 +198,15 @@ row() { # LABEL FIGURE
 	echo "rotates over the rounds (each first, and each before the other, equally"
 	echo "often); values are medians, ratios the median of the per-round ratios"
 	echo "with their range, and \"rounds ahead\" counts the rounds in which"
-	echo "execfoliofs was at least as fast as passthrough_ll. Read figures:"
+	echo "execfoliofs was at least as fast as passthrough_ll, \"sign test p\" how"
+	echo "likely a split of the rounds at least that uneven is when neither"
+	echo "daemon is faster (two-sided exact sign test; ties left out). Read figures:"
 	echo "$READ_ROUNDS rounds, caches dropped before each cold read; the others:"
 	echo "$ROUNDS rounds. Load average at the start $LOAD_START, at the end $LOAD_END."
 	echo "Reproduce with \`make bench-fuse\` (tests/fuse/bench.sh, tests/fuse/fsbench.c)."
 	echo
-	echo "| figure | XFS direct | execfoliofs | passthrough_ll | execfoliofs / passthrough_ll | rounds ahead | execfoliofs / XFS |"
-	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+	echo "| figure | XFS direct | execfoliofs | passthrough_ll | execfoliofs / passthrough_ll | rounds ahead | sign test p | execfoliofs / XFS |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 	row "sequential read, MB/s (128 MiB, cold)" seq
 	row "random 4K read, reads/s (20000, cold)" rand
 	row "random 4K read, reads/s (20000, backing file cached)" randc

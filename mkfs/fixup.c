@@ -90,6 +90,35 @@ static bool attr_name_db_safe(const char *name)
 	return name[0];
 }
 
+/*
+ * Report and drop the xattrs xfs_db cannot store: names it would split,
+ * and empty values (its attr_set takes a value length of 0 as a removal).
+ */
+static void drop_unstorable_xattrs(struct node *n)
+{
+	size_t j;
+
+	for (j = 0; j < n->nxattrs; j++) {
+		struct xattr *x = &n->xattrs[j];
+
+		if (x->dropped)
+			continue;
+		if (!attr_name_db_safe(x->name)) {
+			x->dropped = true;
+			report(n,
+			       "xattr %s%s not copied: xfs_db cannot "
+			       "take a name with blanks or '\\'",
+			       ns_prefix[x->ns], x->name);
+		} else if (!x->len) {
+			x->dropped = true;
+			report(n,
+			       "xattr %s%s not copied: xfs_db cannot "
+			       "store an empty value",
+			       ns_prefix[x->ns], x->name);
+		}
+	}
+}
+
 static bool node_has_renamed_child(const struct tree *t, const struct node *n)
 {
 	size_t i;
@@ -118,6 +147,7 @@ static void pass1_cmds(struct fixup *f)
 			continue;
 		fprintf(f->cmds, "echo @@n %zu\npath %s\ninode\n", i,
 			n->img_path);
+		drop_unstorable_xattrs(n);
 		timestamp_cmds(f, n, "atime", &n->st.st_atim);
 		timestamp_cmds(f, n, "mtime", &n->st.st_mtim);
 		/*
@@ -144,14 +174,8 @@ static void pass1_cmds(struct fixup *f)
 		for (j = 0; j < n->nxattrs && !n->late_attrs; j++) {
 			struct xattr *x = &n->xattrs[j];
 
-			if (!attr_name_db_safe(x->name)) {
-				x->dropped = true;
-				report(n,
-				       "xattr %s%s not copied: xfs_db cannot "
-				       "take a name with blanks or '\\'",
-				       ns_prefix[x->ns], x->name);
+			if (x->dropped)
 				continue;
-			}
 			fprintf(f->cmds, "attr_set %s -v %zu -- %s\n",
 				ns_flag[x->ns], x->len, x->name);
 			has_attrs = true;

@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-plan 26
+plan 27
 
 # build_and_compare NAME SRC IMG [OPTIONS...]: build, repair -n, mount,
 # compare with the source and the --dry-run policy list.
@@ -129,8 +129,12 @@ setfattr -n user.big -v "$(head -c 3500 /dev/zero | tr '\0' 'b')" "$X/big"
 setfattr -n user.small -v s "$X/big"
 echo t > "$X/trusted"
 setfattr -n trusted.other -v t "$X/trusted"
+echo e > "$X/empty"
+setfattr -n user.empty -v '""' "$X/empty"
+setfattr -n user.kept -v k "$X/empty"
 build_and_compare "xattrs" "$X" "$W/x.img" --rule 'many=64k' --rule 'trusted=none'
 check "xattrs: a 3500-byte value (out of line) is reported" grep -q '^big: xattr user.big not copied' "$W/x.img.report"
+check "xattrs: an empty value (xfs_db cannot store one) is reported" grep -q '^empty: xattr user.empty not copied: xfs_db cannot store an empty value' "$W/x.img.report"
 
 # ---- policy selection, file by file
 P=$W/pol

@@ -32,7 +32,7 @@ vm-faults-guest: vm-suite-guest $(BIN)/faults-stepper
 vm_faults_fail = mkdir -p $(RESULTS)/vm-faults && \
 	printf '1..1\nnot ok 1 - %s\n' "$(2)" > $(RESULTS)/vm-faults/$(1).tap
 
-check-vm-faults:
+check-vm-faults: $(VECSTAGE)
 	@for a in $(FAULTS_ARCHES); do \
 		k=$(BUILD)/$$a/$(call kernel_dir,$$a,$(FAULTS_KCONFIG))$$(test $$a = arm64 && echo Image || echo bzImage); \
 		d=$(VM_DIR)/$$a; mkdir -p $$d; \

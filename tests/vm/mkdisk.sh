@@ -3,16 +3,20 @@
 #
 # mkdisk.sh BIN_DIR IMAGE: make the XFS test disk of the VM smoke test from
 # the guest programs in BIN_DIR (see guest/smoke.sh for what it holds),
-# rootless, with mkfs.execfolio from a staging tree next to IMAGE.
+# rootless, with mkfs.execfolio from a staging tree next to IMAGE; then, as
+# root through a loop mount, the files of the policy vectors whose xattr is
+# malformed (vecstage: mkfs.execfolio cannot store an empty value, the
+# host's kernel stores any value as given).
 set -eu
 bin=$1
 image=$2
 here=$(cd "$(dirname "$0")" && pwd)
 mkfs=$here/../../build/bin/mkfs.execfolio
+vecstage=$here/../../build/obj/tests/vm/vecstage
 
-for f in "$bin/bigtext" "$mkfs"; do
+for f in "$bin/bigtext" "$mkfs" "$vecstage"; do
 	[ -x "$f" ] || {
-		echo "mkdisk: $f is missing: run make and make vm-guest ARCH=<arch> first" >&2
+		echo "mkdisk: $f is missing: run make, make $vecstage and make vm-guest ARCH=<arch> first" >&2
 		exit 1
 	}
 done
@@ -47,3 +51,9 @@ case $aformat in
 	exit 1
 	;;
 esac
+
+mnt=$(mktemp -d /tmp/execfolio-mkdisk.XXXXXX)
+trap 'mountpoint -q "$mnt" && umount "$mnt"; rmdir "$mnt"; rm -rf "$stage"' EXIT
+mount -o loop "$image" "$mnt"
+"$vecstage" "$here/../vectors/policy.vec" "$mnt"
+umount "$mnt"

@@ -10,10 +10,13 @@
  * it mounts with the vector's mount option (expecting the mount to fail for
  * EINVAL), creates a file of the vector's size and mode, sets the xattr (or
  * sets and removes one, which re-resolves the policy as the kernel does on
- * any xattr change) and compares size, source and order.  Vectors the
- * kernel cannot be driven into from here are skipped, with the reason:
- * non-regular files, another page or block size, a malformed xattr (only
- * writable offline) and mount values with NUL or comma bytes.
+ * any xattr change) and compares size, source and order.  A vector with a
+ * malformed xattr, which the kernel refuses to set, has its file written
+ * offline on the disk (vecstage, vectors-offline.h): after the remount,
+ * the kernel resolves it when it reads the inode.  Vectors the kernel
+ * cannot be driven into from here are skipped, with the reason:
+ * non-regular files, another page or block size, and mount values with
+ * NUL or comma bytes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +32,8 @@
 #include <execfolio/policy.h>
 #include <execfolio/vectors.h>
 #include <execfolio/xfs_exec_folio.h>
+
+#include "vectors-offline.h"
 
 static const char *dev, *dir;
 static unsigned int test_no, failed, skipped;
@@ -112,22 +117,53 @@ static bool unusable_mount_value(const struct execfolio_vector_value *v)
 			      memchr(v->bytes, ',', v->len) || v->len > 40);
 }
 
-static void check_resolve(const struct execfolio_vector *vec)
+/* Where vecstage put the file of @vec on the disk. */
+static const char *offline_path(const struct execfolio_vector *vec, char *path,
+				size_t len)
+{
+	int n = snprintf(path, len, "%s/", dir);
+
+	snprintf(path + n, len - n, VECTORS_OFFLINE_FMT, vec->line);
+	return path;
+}
+
+/* Compare the policy of @path with @vec's, report, and unlink if asked. */
+static void check_state(const struct execfolio_vector *vec, const char *path,
+			bool remove)
 {
 	struct xfs_exec_folio ef;
-	char path[512], why[640] = "", want[EXECFOLIO_SIZE_STR];
-	char got[EXECFOLIO_SIZE_STR];
-	uint32_t xsize;
+	char why[640] = "", want[EXECFOLIO_SIZE_STR], got[EXECFOLIO_SIZE_STR];
+	int ret = get_state(path, &ef);
+
+	if (ret)
+		snprintf(why, sizeof(why), "%s: ioctl: %s", path,
+			 strerror(-ret));
+	else if (ef.ef_size != vec->expect_size ||
+		 ef.ef_source != vec->expect_source ||
+		 ef.ef_order != vec->expect_order)
+		snprintf(
+			why, sizeof(why),
+			"size=%s source=%s order=%u, want size=%s source=%s order=%u",
+			execfolio_format_size(ef.ef_size, got),
+			execfolio_source_name(ef.ef_source), ef.ef_order,
+			execfolio_format_size(vec->expect_size, want),
+			execfolio_source_name(vec->expect_source),
+			vec->expect_order);
+	if (remove)
+		unlink(path);
+	result(!why[0], vec, why);
+}
+
+static void check_resolve(const struct execfolio_vector *vec)
+{
+	char path[512], why[640] = "";
 	int fd, ret;
 
 	if (!S_ISREG(vec->mode))
 		return skip(vec, "not a regular file");
 	if (vec->page_size != (uint32_t)getpagesize() ||
-	    vec->block_size != 4096)
+	    vec->block_size != VECTORS_DISK_BLOCK_SIZE)
 		return skip(vec, "another page or block size");
-	if (vec->xattr.present &&
-	    execfolio_parse_size(vec->xattr.bytes, vec->xattr.len, &xsize))
-		return skip(vec, "malformed xattr: only writable offline");
 	if (unusable_mount_value(&vec->mount))
 		return skip(vec, "mount value not expressible as mount data");
 
@@ -143,6 +179,10 @@ static void check_resolve(const struct execfolio_vector *vec)
 		snprintf(why, sizeof(why), "mount failed: %s", strerror(-ret));
 		return result(false, vec, why);
 	}
+
+	if (vector_is_offline(vec))
+		return check_state(vec, offline_path(vec, path, sizeof(path)),
+				   false);
 
 	snprintf(path, sizeof(path), "%s/resolve-%u", dir, vec->line);
 	fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
@@ -164,22 +204,7 @@ static void check_resolve(const struct execfolio_vector *vec)
 		snprintf(why, sizeof(why), "xattr: %s", strerror(errno));
 		return result(false, vec, why);
 	}
-	ret = get_state(path, &ef);
-	if (ret)
-		snprintf(why, sizeof(why), "ioctl: %s", strerror(-ret));
-	else if (ef.ef_size != vec->expect_size ||
-		 ef.ef_source != vec->expect_source ||
-		 ef.ef_order != vec->expect_order)
-		snprintf(
-			why, sizeof(why),
-			"size=%s source=%s order=%u, want size=%s source=%s order=%u",
-			execfolio_format_size(ef.ef_size, got),
-			execfolio_source_name(ef.ef_source), ef.ef_order,
-			execfolio_format_size(vec->expect_size, want),
-			execfolio_source_name(vec->expect_source),
-			vec->expect_order);
-	unlink(path);
-	result(!why[0], vec, why);
+	check_state(vec, path, true);
 }
 
 int main(int argc, char **argv)

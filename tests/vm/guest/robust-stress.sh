@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Concurrency under the exec folio policy, as TAP: for STRESS_SECONDS
-# (default 90) of guest time, on the robustness disk mounted with
+# (default 180) of guest time, on the robustness disk mounted with
 # exec_folio_size=64k, one loop sets and removes trusted.exec_folio_size
 # on stress/prog (a static program with ~800K of text) and on a copy of it
 # while other loops exec prog (two of them), checksum it through mmap and
@@ -11,7 +11,7 @@
 # exec must print what the program prints from the initramfs, every
 # checksum must match; a kernel warning fails the run (console-tap.sh).
 . /tests/vmlib.sh
-secs=${STRESS_SECONDS:-90}
+secs=${STRESS_SECONDS:-180}
 mnt=/mnt
 prog=$mnt/stress/prog
 copy=$mnt/stress/copy

@@ -667,10 +667,8 @@ static void pass2_cmds(struct fixup *f)
 		for (j = 0; j < n->nxattrs && n->aformat == FORMAT_LOCAL; j++) {
 			struct xattr *x = &n->xattrs[j];
 
-			if (x->dropped || !x->len) {
-				x->written = !x->dropped;
+			if (x->dropped)
 				continue;
-			}
 			fprintf(f->cmds, "write a.sfattr.list[%d].value ",
 				x->slot);
 			xfsdb_hex(f->cmds, (unsigned char *)x->value, x->len);
@@ -878,10 +876,6 @@ static int pass3_cmds(struct fixup *f)
 
 			if (x->dropped)
 				continue;
-			if (!x->len) {
-				x->written = true;
-				continue;
-			}
 			if (x->remote) {
 				if (x->policy) {
 					err_msg("%s: the policy xattr landed "

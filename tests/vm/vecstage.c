@@ -20,11 +20,10 @@
 
 static int stage(const struct execfolio_vector *vec, const char *top)
 {
-	char path[4096], name[64];
+	char path[4096];
 	int fd;
 
-	snprintf(name, sizeof(name), VECTORS_OFFLINE_FMT, vec->line);
-	snprintf(path, sizeof(path), "%s/%s", top, name);
+	snprintf(path, sizeof(path), "%s/" VECTORS_OFFLINE_FMT, top, vec->line);
 	fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
 	if (fd < 0 || ftruncate(fd, vec->file_size) ||
 	    fchmod(fd, vec->mode & 07777) ||

@@ -121,9 +121,7 @@ static bool unusable_mount_value(const struct execfolio_vector_value *v)
 static const char *offline_path(const struct execfolio_vector *vec, char *path,
 				size_t len)
 {
-	int n = snprintf(path, len, "%s/", dir);
-
-	snprintf(path + n, len - n, VECTORS_OFFLINE_FMT, vec->line);
+	snprintf(path, len, "%s/" VECTORS_OFFLINE_FMT, dir, vec->line);
 	return path;
 }
 

@@ -215,6 +215,7 @@ int image_mkfs(const struct xfsprogs *x, const struct options *o,
 {
 	char **argv = calloc(o->nmkfs_args + 8, sizeof(char *));
 	char *err_path;
+	bool no_space;
 	int argc = 0, i, ret;
 
 	if (!argv || asprintf(&err_path, "%s/mkfs.err", workdir) < 0)
@@ -228,17 +229,21 @@ int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	argv[argc++] = (char *)tmp_image;
 	argv[argc] = NULL;
 	ret = run_program(argv, workdir, "/dev/null", err_path);
+	/* mkfs.xfs runs in the C locale: strerror(ENOSPC) in its messages. */
+	no_space = ret > 0 &&
+		   file_mentions(err_path, "No space left on device");
 	/* The default size is an estimate: the caller retries larger. */
-	if (ret > 0 && !o->image_size &&
-	    file_mentions(err_path, "No space left on device")) {
+	if (no_space && !o->image_size) {
 		ret = -ENOSPC;
 	} else if (ret) {
 		err_msg("mkfs.xfs failed (%s):",
 			ret < 0 ? strerror(-ret) : "see its messages below");
 		show_file(err_path, "  mkfs.xfs: ");
-		err_msg("if it ran out of space, the tree does not fit in %llu "
-			"MiB: give a larger --size (or none, to fit the tree)",
-			(unsigned long long)(size >> 20));
+		/* Other failures (bad options after --) need no other size. */
+		if (no_space)
+			err_msg("the tree does not fit in %llu MiB: give a "
+				"larger --size (or none, to fit the tree)",
+				(unsigned long long)(size >> 20));
 		ret = -EIO;
 	}
 	free(err_path);

@@ -376,7 +376,9 @@ static int build(const struct options *o)
 			break;
 		if (err != -ENOSPC || tries == MKFS_TRIES - 1) {
 			if (err == -ENOSPC)
-				err_msg("the tree does not fit in %llu MiB",
+				err_msg("the tree does not fit in %llu MiB, the "
+					"largest size tried: give a larger "
+					"--size",
 					(unsigned long long)(size >> 20));
 			goto out;
 		}

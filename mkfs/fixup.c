@@ -11,7 +11,8 @@
  *     short-form directory entries with the real bytes; set timestamps and
  *     the sticky bit; print the leaf attribute blocks and directory blocks
  *     that hold something still to be rewritten;
- *  3. rewrite those.
+ *  3. rewrite those, and give entries whose placeholder had a hash next to
+ *     their name's (names.c) their real hash in the leaf and node entries.
  *
  * Every write is read back from xfs_db's answer and compared with the bytes
  * meant; any error line or mismatch fails the build. Later batches go by
@@ -29,8 +30,20 @@
 
 /* Directory data blocks lie below this byte offset (XFS_DIR2_LEAF_OFFSET). */
 #define DIR2_LEAF_OFFSET (32ull << 30)
+/* ... and leaf and node blocks below this one (XFS_DIR2_FREE_OFFSET). */
+#define DIR2_FREE_OFFSET (64ull << 30)
 #define BIGTIME_EPOCH_OFFSET (1ll << 31)
 #define FORMAT_LOCAL 1
+
+/* A leaf or node entry holding the hash of a placeholder, to be rewritten. */
+struct hash_write {
+	size_t dir; /* node index of the directory */
+	size_t child; /* ... and of the renamed entry */
+	uint64_t block; /* directory block, in file system blocks */
+	const char *field; /* "bleaf", "lents" or "nbtree" */
+	int index;
+	bool done; /* written and read back */
+};
 
 struct fixup {
 	struct tree *t;
@@ -46,6 +59,8 @@ struct fixup {
 	unsigned int blocklog;
 	unsigned int dirblklog;
 	bool need_pass3;
+	struct hash_write *hash_writes;
+	size_t nhash_writes;
 };
 
 static const char *const ns_flag[] = {
@@ -127,6 +142,27 @@ static bool node_has_renamed_child(const struct tree *t, const struct node *n)
 		if (t->nodes[n->children[i]].renamed)
 			return true;
 	return false;
+}
+
+/* A renamed entry whose hash changes with its name (names.c). */
+static bool needs_new_hash(const struct node *c)
+{
+	return c->renamed && c->near_hash;
+}
+
+static bool node_has_new_hash_child(const struct tree *t, const struct node *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->nchildren; i++)
+		if (needs_new_hash(&t->nodes[n->children[i]]))
+			return true;
+	return false;
+}
+
+static uint32_t hash_of(const char *name)
+{
+	return xfs_dahash((const unsigned char *)name, strlen(name));
 }
 
 /* ---- batch 1 --------------------------------------------------------- */
@@ -308,7 +344,11 @@ static void add_dblocks(struct fixup *f, struct node *n, const char *line)
 	unsigned long long off, count;
 	const char *p = strstr(line, " count ");
 	uint64_t stride = 1ull << f->dirblklog, b;
-	uint64_t limit = DIR2_LEAF_OFFSET >> f->blocklog;
+	/* Leaf and node blocks too when a hash in them is to be rewritten. */
+	uint64_t limit = (node_has_new_hash_child(f->t, n) ?
+				  DIR2_FREE_OFFSET :
+				  DIR2_LEAF_OFFSET) >>
+			 f->blocklog;
 
 	if (sscanf(line, "data offset %llu", &off) != 1 || !p ||
 	    sscanf(p, " count %llu", &count) != 1)
@@ -384,14 +424,15 @@ static int finish_node1(struct fixup *f, struct node *n, struct slots *s)
 			}
 			continue;
 		}
-		if (!c->same_hash) {
-			err_msg("%s: name cannot be expressed: xfsprogs %d.%d's "
-				"protofile cannot carry it, and in a "
-				"directory this large a placeholder needs the "
-				"same hash, which no name of %zu bytes has; "
-				"rename it",
-				c->rel, f->x->major, f->x->minor,
-				strlen(c->name));
+		if (!c->same_hash && !c->near_hash) {
+			err_file(
+				c,
+				"name cannot be expressed: xfsprogs %d.%d's "
+				"protofile cannot carry it, and in a directory "
+				"too large for the inode its placeholder needs "
+				"its hash or one next to it, which the hashes "
+				"of its sibling names leave none of; rename it",
+				f->x->major, f->x->minor);
 			return -EINVAL;
 		}
 		f->need_pass3 = true;
@@ -765,6 +806,35 @@ static int finish_leaf(struct fixup *f, struct node *n, struct slots *s,
 	return 0;
 }
 
+/* A leaf or node entry of directory @dir with hash @hash, in @block. */
+static void note_hash(struct fixup *f, size_t dir, uint64_t block,
+		      const char *field, int index, uint32_t hash)
+{
+	const struct node *n = &f->t->nodes[dir];
+	size_t i;
+
+	for (i = 0; i < n->nchildren; i++) {
+		const struct node *c = &f->t->nodes[n->children[i]];
+		struct hash_write *w;
+
+		if (!needs_new_hash(c) || hash_of(c->img_name) != hash)
+			continue;
+		f->hash_writes = realloc(f->hash_writes,
+					 (f->nhash_writes + 1) *
+						 sizeof(*f->hash_writes));
+		if (!f->hash_writes) {
+			err_msg("out of memory");
+			exit(EXIT_FAILED);
+		}
+		w = &f->hash_writes[f->nhash_writes++];
+		*w = (struct hash_write){ .dir = dir,
+					  .child = n->children[i],
+					  .block = block,
+					  .field = field,
+					  .index = index };
+	}
+}
+
 static int pass2_parse(struct fixup *f, struct dbout *out)
 {
 	struct tree *t = f->t;
@@ -773,7 +843,8 @@ static int pass2_parse(struct fixup *f, struct dbout *out)
 	bool leaf_magic = false;
 	uint64_t block = 0;
 	const char *v;
-	size_t line, i;
+	size_t line, i, cur = 0;
+	unsigned int hash;
 	int idx, ret;
 
 	for (line = 0; line < out->nlines; line++) {
@@ -786,6 +857,7 @@ static int pass2_parse(struct fixup *f, struct dbout *out)
 			if (ret)
 				return ret;
 			n = &t->nodes[i];
+			cur = i;
 			leaf = NULL;
 			continue;
 		}
@@ -835,6 +907,14 @@ static int pass2_parse(struct fixup *f, struct dbout *out)
 						  strlen(c->name)))
 					return -EIO;
 			}
+		} else if (field_at(l, "bleaf", "hashval", &idx, &v) ||
+			   field_at(l, "lents", "hashval", &idx, &v)) {
+			note_hash(f, cur, block,
+				  l[0] == 'b' ? "bleaf" : "lents", idx,
+				  strtoul(v, NULL, 16));
+		} else if (sscanf(l, "%d:[%x,", &idx, &hash) == 2) {
+			/* "N:[hashval,before]" of a node block's nbtree. */
+			note_hash(f, cur, block, "nbtree", idx, hash);
 		} else if (field_at(l, "bu", "name", &idx, &v) ||
 			   field_at(l, "du", "name", &idx, &v)) {
 			for (i = 0; i < n->nchildren; i++) {
@@ -859,6 +939,33 @@ static int pass2_parse(struct fixup *f, struct dbout *out)
 }
 
 /* ---- batch 3 --------------------------------------------------------- */
+
+/* The real hash of @c into every leaf and node entry that has its old one. */
+static int hash_write_cmds(struct fixup *f, size_t dir, const struct node *c)
+{
+	const struct node *n = &f->t->nodes[dir];
+	bool in_leaf = false;
+	size_t k;
+
+	for (k = 0; k < f->nhash_writes; k++) {
+		const struct hash_write *w = &f->hash_writes[k];
+
+		if (w->dir != dir || &f->t->nodes[w->child] != c)
+			continue;
+		in_leaf |= strcmp(w->field, "nbtree") != 0;
+		fprintf(f->cmds,
+			"echo @@h %zu\ninode %" PRIu64 "\ndblock %" PRIu64
+			"\nwrite %s[%d].hashval 0x%x\n",
+			k, n->ino, w->block, w->field, w->index,
+			hash_of(c->name));
+	}
+	if (!in_leaf) {
+		err_file(c, "the hash of its directory entry cannot be found "
+			    "in the new image");
+		return -EIO;
+	}
+	return 0;
+}
 
 static int pass3_cmds(struct fixup *f)
 {
@@ -914,14 +1021,25 @@ static int pass3_cmds(struct fixup *f)
 					c->rel);
 				return -EIO;
 			}
+			/*
+			 * A block directory's verifier checks each name
+			 * against the hashes in the same block: it holds
+			 * again once the hash is written, just after.
+			 */
 			fprintf(f->cmds,
 				"echo @@w %zu\ninode %" PRIu64
-				"\ndblock %" PRIu64 "\nwrite %s[%d].name ",
+				"\ndblock %" PRIu64 "\nwrite %s%s[%d].name ",
 				n->children[j], n->ino, c->dirent_block,
+				needs_new_hash(c) &&
+						!strcmp(c->dirent_field, "bu") ?
+					"-d " :
+					"",
 				c->dirent_field, c->dirent_slot);
 			xfsdb_hex(f->cmds, (unsigned char *)c->name,
 				  strlen(c->name));
 			fputc('\n', f->cmds);
+			if (needs_new_hash(c) && hash_write_cmds(f, i, c))
+				return -EIO;
 		}
 	}
 	return 0;
@@ -931,6 +1049,7 @@ static int pass3_parse(struct fixup *f, struct dbout *out)
 {
 	struct tree *t = f->t;
 	struct node *n = NULL, *renamed = NULL;
+	struct hash_write *hw = NULL;
 	const char *v;
 	size_t line, i;
 	int idx;
@@ -942,15 +1061,39 @@ static int pass3_parse(struct fixup *f, struct dbout *out)
 		if (sscanf(l, "@@n %zu", &i) == 1 && i < t->count) {
 			n = &t->nodes[i];
 			renamed = NULL;
+			hw = NULL;
 			continue;
 		}
 		if (sscanf(l, "@@w %zu", &i) == 1 && i < t->count) {
 			renamed = &t->nodes[i];
+			hw = NULL;
 			continue;
 		}
+		if (sscanf(l, "@@h %zu", &i) == 1 && i < f->nhash_writes) {
+			hw = &f->hash_writes[i];
+			renamed = NULL;
+			continue;
+		}
+		/* What "write -d" says; the hash written next mends it. */
+		if (renamed && !strcmp(l, "Allowing write of corrupted data "
+					  "with good CRC"))
+			continue;
 		if (!n)
 			return bad_line(NULL, l);
-		if (field_at(l, "nvlist", "value", &idx, &v)) {
+		if (hw && field_at(l, hw->field, "hashval", &idx, &v)) {
+			struct node *c = &t->nodes[hw->child];
+
+			if (idx != hw->index ||
+			    strtoul(v, NULL, 16) != hash_of(c->name)) {
+				err_file(c,
+					 "the hash of its directory entry "
+					 "reads back as %s, not 0x%x",
+					 v, hash_of(c->name));
+				return -EIO;
+			}
+			hw->done = true;
+			hw = NULL;
+		} else if (field_at(l, "nvlist", "value", &idx, &v)) {
 			x = attr_at_slot(n, idx);
 			if (!x ||
 			    check_written(n, "an xattr", v, x->value, x->len))
@@ -976,6 +1119,14 @@ static int check_all_written(struct fixup *f)
 	struct tree *t = f->t;
 	size_t i, j;
 
+	for (i = 0; i < f->nhash_writes; i++) {
+		if (!f->hash_writes[i].done) {
+			err_file(&t->nodes[f->hash_writes[i].child],
+				 "the hash of its directory entry was not "
+				 "written");
+			return -EIO;
+		}
+	}
 	for (i = 0; i < t->count; i++) {
 		struct node *n = &t->nodes[i];
 
@@ -1059,5 +1210,6 @@ int fixup_image(struct tree *t, const struct xfsprogs *x, const char *image,
 	if (!ret)
 		ret = check_all_written(&f);
 	free(f.cmd_path);
+	free(f.hash_writes);
 	return ret;
 }

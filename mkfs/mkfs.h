@@ -74,6 +74,7 @@ struct node {
 	size_t link_of; /* hard link: node with the same inode, or 0 */
 	bool renamed; /* img_name is a placeholder for name */
 	bool same_hash; /* ... with the same XFS directory hash */
+	bool near_hash; /* ... with one next to it: rewritten in the leaf */
 	bool target_fixup; /* proto_target is a placeholder for target */
 	bool auto_checked; /* --auto analysed it */
 	/* Filled in from the image. */
@@ -130,6 +131,9 @@ void report(const struct node *n, const char *fmt, ...)
 size_t report_count(void);
 int report_close(void);
 void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* An error about one file: its path below SOURCE_DIR, escaped, first. */
+void err_file(const struct node *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Write @len bytes of @s with non-printable bytes as C escapes. */
 void fput_escaped(FILE *out, const char *s, size_t len);
 

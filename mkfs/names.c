@@ -7,17 +7,19 @@
  * fixup.c later overwrites with the real bytes in the directory entry.
  *
  * Short-form directories store no hash, but block, leaf and node
- * directories index entries by the XFS name hash, so the placeholder is
- * chosen with the same hash as the real name. The hash is linear over GF(2)
- * in the bits of the name, so a placeholder is a solution of 32 linear
- * equations; its bytes all have bit 6 set (0x40-0x7f, 0xc0-0xff), which
- * excludes blanks, ':', '$', '/' and NUL, and leaves 7 free bits a byte.
- * Of the rest, xfs_db reads a backslash at the end of a line as a line
- * continuation: solutions with '\\' (or DEL) are drawn again, and real
- * names with a backslash get a placeholder too. Names shorter than 5
- * bytes rarely have such a twin; they only work in short-form directories,
- * and fixup.c stops with an error naming the file if the directory is
- * larger.
+ * directories index entries by the XFS name hash. The placeholder is
+ * chosen with the same hash as the real name where one exists: the hash is
+ * linear over GF(2) in the bits of the name, so such a twin solves 32
+ * linear equations in the 8 bits of each byte, and twins with bytes the
+ * protofile and xfs_db take are searched among the solutions. Names of up
+ * to about 6 bytes have few twins, sometimes none that qualify; they get a
+ * placeholder whose hash is next to theirs instead, with no hash of the
+ * directory in between, so that fixup.c can give the entry its real hash
+ * in the hash-ordered leaf (and node) entries without reordering them.
+ * Where even that fails (a few names of one to four blanks or control
+ * characters with hashes next to each other), the placeholder only serves
+ * in a short-form directory, which stores no hashes; fixup.c stops with an
+ * error naming the file if the directory is larger.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -25,10 +27,14 @@
 
 #include "mkfs.h"
 
-#define FREE_BITS 7
-static const unsigned char free_bit[FREE_BITS] = { 0, 1, 2, 3, 4, 5, 7 };
-#define PLACEHOLDER_BASE 0x40
-#define PLACEHOLDER_TRIES 64
+#define HASH_BITS 32
+#define PLACEHOLDER_TRIES 256
+/* Null spaces up to this dimension are searched in full. */
+#define ENUMERATE_MAX_DIM 16
+/* Hashes next to a name's tried first, then random ones in its gap. */
+#define NEIGHBOUR_NEAR 4096
+#define NEIGHBOUR_TRIES 65536
+#define NAME_MAX_BYTES 255
 
 static bool byte_is_blank(unsigned char c)
 {
@@ -45,6 +51,16 @@ bool name_is_proto_safe(const char *name)
 		if (byte_is_blank(*p) || *p == '\\')
 			return false;
 	return true;
+}
+
+/*
+ * Bytes a placeholder may have: no NUL or '/', no blanks, no '\\' (xfs_db
+ * reads a final one as a line continuation), no quotes, '#', ':' or '$'
+ * that a reader of the protofile or of xfs_db commands might take apart.
+ */
+static bool placeholder_byte_ok(unsigned char c)
+{
+	return c && !byte_is_blank(c) && c != 0x7f && !strchr("\"#$'/:\\", c);
 }
 
 static uint32_t rol32(uint32_t x, unsigned int n)
@@ -73,6 +89,11 @@ uint32_t xfs_dahash(const unsigned char *name, size_t len)
 	}
 }
 
+static uint32_t name_hash(const char *name)
+{
+	return xfs_dahash((const unsigned char *)name, strlen(name));
+}
+
 static uint64_t rng_next(uint64_t *s)
 {
 	*s ^= *s << 13;
@@ -81,116 +102,277 @@ static uint64_t rng_next(uint64_t *s)
 	return *s;
 }
 
-/* Gaussian elimination state: one basis vector per pivot bit. */
-struct solver {
-	size_t nvars;
-	size_t words;
-	uint32_t vec[32];
-	uint64_t *combo; /* 32 rows of @words: which variables sum to it */
-	bool used[32];
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		err_msg("out of memory");
+		exit(EXIT_FAILED);
+	}
+	return p;
+}
+
+/*
+ * The hash of names of one length as a GF(2) matrix in row echelon form:
+ * one basis vector per pivot bit with the name bits that sum to it, and a
+ * basis of the null space (names of hash 0), kept when it is small enough
+ * to be searched in full. Name bit v is bit v % 8 of byte v / 8.
+ */
+struct hash_basis {
+	size_t len;
+	size_t words; /* 64-bit words of a name bit set */
+	uint32_t vec[HASH_BITS];
+	uint64_t *combo; /* HASH_BITS rows of @words */
+	bool used[HASH_BITS];
+	uint64_t *null; /* @nnull rows of @words, if @nnull is small */
+	size_t nnull;
 };
+
+static struct hash_basis *bases[NAME_MAX_BYTES + 1];
 
 static int highest_bit(uint32_t v)
 {
 	return 31 - __builtin_clz(v);
 }
 
-static void solver_add(struct solver *s, uint32_t v, size_t var)
+static void basis_add(struct hash_basis *b, uint32_t v, uint64_t *row)
 {
-	uint64_t *row = calloc(s->words, sizeof(uint64_t));
 	size_t w;
-	int b;
+	int hb;
 
-	if (!row) {
-		err_msg("out of memory");
-		exit(EXIT_FAILED);
-	}
-	row[var / 64] |= 1ull << (var % 64);
 	while (v) {
-		b = highest_bit(v);
-		if (!s->used[b]) {
-			s->used[b] = true;
-			s->vec[b] = v;
-			memcpy(&s->combo[b * s->words], row,
-			       s->words * sizeof(uint64_t));
-			break;
+		hb = highest_bit(v);
+		if (!b->used[hb]) {
+			b->used[hb] = true;
+			b->vec[hb] = v;
+			memcpy(&b->combo[hb * b->words], row,
+			       b->words * sizeof(uint64_t));
+			return;
 		}
-		v ^= s->vec[b];
-		for (w = 0; w < s->words; w++)
-			row[w] ^= s->combo[b * s->words + w];
+		v ^= b->vec[hb];
+		for (w = 0; w < b->words; w++)
+			row[w] ^= b->combo[hb * b->words + w];
 	}
-	free(row);
-}
-
-/* Make @out (len bytes) a same-hash placeholder for @name. */
-static bool solve_placeholder(const unsigned char *name, size_t len,
-			      uint64_t seed, unsigned char *out)
-{
-	struct solver s = { .nvars = len * FREE_BITS };
-	uint64_t *sol;
-	uint32_t target;
-	size_t i, w;
-	bool ok = false;
-
-	s.words = (s.nvars + 63) / 64;
-	s.combo = calloc(32 * s.words, sizeof(uint64_t));
-	sol = calloc(s.words, sizeof(uint64_t));
-	if (!s.combo || !sol) {
-		err_msg("out of memory");
-		exit(EXIT_FAILED);
-	}
-	/* Start from random bytes, then correct them towards the hash. */
-	for (i = 0; i < len; i++)
-		out[i] = PLACEHOLDER_BASE |
-			 ((rng_next(&seed) & 0xbf) & ~PLACEHOLDER_BASE);
-	target = xfs_dahash(name, len) ^ xfs_dahash(out, len);
-	{
-		unsigned char *unit = calloc(len, 1);
-		size_t var, start = rng_next(&seed) % s.nvars;
-
-		if (!unit) {
+	/* A combination of name bits with hash 0. */
+	if (b->nnull < ENUMERATE_MAX_DIM + 1) {
+		b->null = realloc(b->null,
+				  (b->nnull + 1) * b->words * sizeof(uint64_t));
+		if (!b->null) {
 			err_msg("out of memory");
 			exit(EXIT_FAILED);
 		}
-		for (i = 0; i < s.nvars; i++) {
-			var = (start + i) % s.nvars;
-			memset(unit, 0, len);
-			unit[var / FREE_BITS] = 1u << free_bit[var % FREE_BITS];
-			solver_add(&s, xfs_dahash(unit, len), var);
-		}
-		free(unit);
+		memcpy(&b->null[b->nnull * b->words], row,
+		       b->words * sizeof(uint64_t));
 	}
-	while (target) {
-		int b = highest_bit(target);
-
-		if (!s.used[b])
-			goto out;
-		target ^= s.vec[b];
-		for (w = 0; w < s.words; w++)
-			sol[w] ^= s.combo[b * s.words + w];
-	}
-	for (i = 0; i < s.nvars; i++)
-		if (sol[i / 64] & (1ull << (i % 64)))
-			out[i / FREE_BITS] ^= 1u << free_bit[i % FREE_BITS];
-	ok = true;
-out:
-	free(s.combo);
-	free(sol);
-	return ok;
+	b->nnull++;
 }
 
-static bool sibling_has(const struct tree *t, const struct node *parent,
-			const unsigned char *cand, size_t len)
+static const struct hash_basis *basis_of(size_t len)
 {
+	/* Low bits first: they become the pivots a random base is fixed
+	 * with, which leaves bits 6 and 7, and so most bytes, alone. */
+	static const unsigned char bit_order[8] = { 0, 1, 2, 3, 4, 5, 7, 6 };
+	struct hash_basis *b = bases[len];
+	unsigned char *unit;
+	uint64_t *row;
+	size_t i, k;
+
+	if (b)
+		return b;
+	b = xcalloc(1, sizeof(*b));
+	b->len = len;
+	b->words = (len * 8 + 63) / 64;
+	b->combo = xcalloc(HASH_BITS * b->words, sizeof(uint64_t));
+	unit = xcalloc(len, 1);
+	row = xcalloc(b->words, sizeof(uint64_t));
+	for (k = 0; k < 8; k++) {
+		for (i = 0; i < len; i++) {
+			size_t var = i * 8 + bit_order[k];
+
+			memset(unit, 0, len);
+			unit[i] = 1u << bit_order[k];
+			memset(row, 0, b->words * sizeof(uint64_t));
+			row[var / 64] = 1ull << (var % 64);
+			basis_add(b, xfs_dahash(unit, len), row);
+		}
+	}
+	free(unit);
+	free(row);
+	bases[len] = b;
+	return b;
+}
+
+/* @x: name bits whose hash is @target; false if no name has it. */
+static bool basis_solve(const struct hash_basis *b, uint32_t target,
+			uint64_t *x)
+{
+	size_t w;
+	int hb;
+
+	memset(x, 0, b->words * sizeof(uint64_t));
+	while (target) {
+		hb = highest_bit(target);
+		if (!b->used[hb])
+			return false;
+		target ^= b->vec[hb];
+		for (w = 0; w < b->words; w++)
+			x[w] ^= b->combo[hb * b->words + w];
+	}
+	return true;
+}
+
+static void flip_bits(unsigned char *name, const uint64_t *x, size_t len)
+{
+	size_t v;
+
+	for (v = 0; v < len * 8; v++)
+		if (x[v / 64] & (1ull << (v % 64)))
+			name[v / 8] ^= 1u << (v % 8);
+}
+
+/* Placeholder bytes, a protofile token, and no other entry's name. */
+static bool placeholder_ok(const struct tree *t, const struct node *n,
+			   const unsigned char *cand, size_t len)
+{
+	const struct node *parent = &t->nodes[n->parent];
 	size_t i;
 
+	for (i = 0; i < len; i++)
+		if (!placeholder_byte_ok(cand[i]))
+			return false;
+	if ((len == 1 && cand[0] == '.') ||
+	    (len == 2 && cand[0] == '.' && cand[1] == '.'))
+		return false;
 	for (i = 0; i < parent->nchildren; i++) {
 		const struct node *c = &t->nodes[parent->children[i]];
 
 		if (strlen(c->name) == len && !memcmp(c->name, cand, len))
-			return true;
+			return false;
 		if (c->img_name && strlen(c->img_name) == len &&
 		    !memcmp(c->img_name, cand, len))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A placeholder for @n with hash @target in @out: every solution when
+ * there are few, random ones otherwise (random placeholder bytes, then
+ * the pivot bits set to reach the hash).
+ */
+static bool find_with_hash(const struct tree *t, const struct node *n,
+			   uint32_t target, uint64_t *seed, unsigned char *out)
+{
+	size_t len = strlen(n->name), i, k, w;
+	const struct hash_basis *b = basis_of(len);
+	uint64_t *x = xcalloc(b->words, sizeof(uint64_t)), *y;
+	unsigned char *base = xcalloc(len, 1);
+	bool found = false;
+
+	if (b->nnull <= ENUMERATE_MAX_DIM) {
+		uint64_t mask;
+
+		if (!basis_solve(b, target, x))
+			goto out;
+		y = xcalloc(b->words, sizeof(uint64_t));
+		for (mask = 0; mask < (1ull << b->nnull) && !found; mask++) {
+			memcpy(y, x, b->words * sizeof(uint64_t));
+			for (k = 0; k < b->nnull; k++)
+				if (mask & (1ull << k))
+					for (w = 0; w < b->words; w++)
+						y[w] ^= b->null[k * b->words +
+								w];
+			memset(out, 0, len);
+			flip_bits(out, y, len);
+			found = placeholder_ok(t, n, out, len);
+		}
+		free(y);
+		goto out;
+	}
+	for (k = 0; k < PLACEHOLDER_TRIES && !found; k++) {
+		for (i = 0; i < len; i++) {
+			do
+				base[i] = 0x40 | (rng_next(seed) & 0xbf);
+			while (!placeholder_byte_ok(base[i]));
+		}
+		if (!basis_solve(b, target ^ xfs_dahash(base, len), x))
+			break;
+		memcpy(out, base, len);
+		flip_bits(out, x, len);
+		found = placeholder_ok(t, n, out, len);
+	}
+out:
+	free(x);
+	free(base);
+	return found;
+}
+
+/*
+ * The gap around @n's hash: the nearest hashes below and above it of the
+ * other entries of its directory, "." and ".." included, by their names
+ * and their placeholders. False if another entry has the same hash.
+ */
+static bool hash_gap(const struct tree *t, const struct node *n, int64_t *lo,
+		     int64_t *hi)
+{
+	static const unsigned char dots[] = "..";
+	const struct node *dir = &t->nodes[n->parent];
+	uint32_t h = name_hash(n->name), other[4];
+	size_t i, k, nother;
+
+	*lo = -1;
+	*hi = (int64_t)UINT32_MAX + 1;
+	for (i = 0; i <= dir->nchildren; i++) {
+		const struct node *c = NULL;
+
+		if (i == dir->nchildren) {
+			other[0] = xfs_dahash(dots, 1);
+			other[1] = xfs_dahash(dots, 2);
+			nother = 2;
+		} else {
+			c = &t->nodes[dir->children[i]];
+			if (c == n || c->skip)
+				continue;
+			other[0] = name_hash(c->name);
+			nother = 1;
+			if (c->img_name)
+				other[nother++] = name_hash(c->img_name);
+		}
+		for (k = 0; k < nother; k++) {
+			if (other[k] == h)
+				return false;
+			if (other[k] < h && other[k] > *lo)
+				*lo = other[k];
+			if (other[k] > h && other[k] < *hi)
+				*hi = other[k];
+		}
+	}
+	return true;
+}
+
+/* A placeholder with a hash in the gap around the name's: near it first. */
+static bool find_in_gap(const struct tree *t, const struct node *n,
+			uint64_t *seed, unsigned char *out)
+{
+	uint32_t hash = name_hash(n->name);
+	int64_t lo, hi, d, h;
+	int side, tries;
+
+	if (!hash_gap(t, n, &lo, &hi))
+		return false;
+	for (d = 1; d <= NEIGHBOUR_NEAR; d++) {
+		for (side = 0; side < 2; side++) {
+			h = side ? (int64_t)hash - d : (int64_t)hash + d;
+			if (h > lo && h < hi &&
+			    find_with_hash(t, n, (uint32_t)h, seed, out))
+				return true;
+		}
+	}
+	for (tries = 0; tries < NEIGHBOUR_TRIES && hi - lo > 2; tries++) {
+		h = lo + 1 +
+		    (int64_t)(rng_next(seed) % (uint64_t)(hi - lo - 1));
+		if (h != hash && find_with_hash(t, n, (uint32_t)h, seed, out))
 			return true;
 	}
 	return false;
@@ -198,41 +380,37 @@ static bool sibling_has(const struct tree *t, const struct node *parent,
 
 static int make_placeholder(struct tree *t, struct node *n)
 {
-	const unsigned char *name = (const unsigned char *)n->name;
-	const struct node *parent = &t->nodes[n->parent];
-	size_t len = strlen(n->name), i;
-	unsigned char *cand = malloc(len + 1);
-	uint64_t seed = 0x9e3779b97f4a7c15ull ^ xfs_dahash(name, len);
+	uint32_t hash = name_hash(n->name);
+	size_t len = strlen(n->name);
+	unsigned char *cand = xcalloc(len + 1, 1);
+	uint64_t seed = 0x9e3779b97f4a7c15ull ^ hash;
+	size_t i;
 	int tries;
 
-	if (!cand) {
-		err_msg("out of memory");
-		exit(EXIT_FAILED);
+	if (find_with_hash(t, n, hash, &seed, cand)) {
+		n->img_name = (char *)cand;
+		n->same_hash = true;
+		return 0;
 	}
-	cand[len] = '\0';
+	if (find_in_gap(t, n, &seed, cand)) {
+		n->img_name = (char *)cand;
+		n->near_hash = true;
+		return 0;
+	}
+	/* Any hash does in a short-form directory; fixup.c checks the form. */
 	for (tries = 0; tries < PLACEHOLDER_TRIES; tries++) {
-		seed += tries + 1;
-		if (!solve_placeholder(name, len, seed, cand))
-			break;
-		if (!sibling_has(t, parent, cand, len) &&
-		    !memchr(cand, '\\', len) && !memchr(cand, 0x7f, len)) {
-			n->img_name = (char *)cand;
-			n->same_hash = true;
-			return 0;
-		}
-	}
-	/* No twin with the same hash: fine in a short-form directory only. */
-	for (tries = 0; tries < PLACEHOLDER_TRIES * 4; tries++) {
 		for (i = 0; i < len; i++)
 			cand[i] = 'A' + rng_next(&seed) % 26;
-		if (!sibling_has(t, parent, cand, len)) {
+		if (placeholder_ok(t, n, cand, len)) {
 			n->img_name = (char *)cand;
 			return 0;
 		}
 	}
 	free(cand);
-	err_msg("%s: no free placeholder name of %zu bytes in its directory",
-		n->rel, len);
+	err_file(n,
+		 "the protofile cannot carry this name, and no placeholder of "
+		 "%zu bytes is free in its directory; rename it",
+		 len);
 	return -1;
 }
 

@@ -26,6 +26,22 @@ void err_msg(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void err_file(const struct node *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", progname);
+	if (n->rel[0])
+		fput_escaped(stderr, n->rel, strlen(n->rel));
+	else
+		fputc('.', stderr);
+	fputs(": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 void fput_escaped(FILE *out, const char *s, size_t len)
 {
 	size_t i;

@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-plan 27
+plan 29
 
 # build_and_compare NAME SRC IMG [OPTIONS...]: build, repair -n, mount,
 # compare with the source and the --dry-run policy list.
@@ -91,9 +91,12 @@ fi
 chown 0:0 "$W"
 
 # ---- names: blanks, newlines, "$", ":" and dashes, in short-form and in
-# large (block and leaf form) directories, and symlink targets with blanks.
+# larger (block, leaf and node form) directories, and symlink targets with
+# blanks. Short awkward names in the larger directories have few or no
+# placeholders with their hash: they test the placeholders with a hash next
+# to theirs, whose leaf and node entries get the real hash.
 S=$W/names
-mkdir -p "$S/small" "$S/large"
+mkdir -p "$S/small" "$S/large" "$S/block" "$S/leaf"
 for n in 'a b' '$' ':c' '-d' "$(printf 'n\nl')" ' ' 'x	y'; do
 	echo "$n" > "$S/small/$n"
 done
@@ -104,12 +107,33 @@ while [ $i -lt 700 ]; do
 	i=$((i + 1))
 done
 echo data > "$S/large/-leading dash and spaces"
+i=0
+while [ $i -lt 300 ]; do
+	[ $i -lt 40 ] && : > "$S/block/f$i"
+	: > "$S/leaf/f$i"
+	i=$((i + 1))
+done
+# 16 awkward names more: 56 entries in block, 316 in leaf, 717 in large.
+for d in block leaf large; do
+	for n in 'a b.txt' 'abc def' "$(printf 'ta\tb')" ' ' '  ' '   ' '    ' \
+		"$(printf '\t')" "$(printf '\r')" ':' '$' '\' 'a b' ':c' \
+		"$(printf 'n\nl')" "$(printf '\n\n\nq')"; do
+		echo "$n" > "$S/$d/$n"
+	done
+done
 build_and_compare "names" "$S" "$W/names.img"
 if mount -o loop,ro "$W/names.img" "$MNT"; then
-	check_eq "names: 701 entries in the large directory" 701 "$(ls -A "$MNT/large" | wc -l)"
+	check_eq "names: 717 entries in the large directory" 717 "$(find "$MNT/large" -mindepth 1 -maxdepth 1 -printf x | wc -c)"
 	check "names: a name with a newline reads back" test -f "$MNT/small/$(printf 'n\nl')"
+	check_eq "names: block directory (56 entries) with blanks and a tab" \
+		"a b.txt abc def $(printf 'ta\tb')" \
+		"$(cat "$MNT/block/a b.txt" "$MNT/block/abc def" "$MNT/block/$(printf 'ta\tb')" | tr '\n' ' ' | sed 's/ $//')"
+	check_eq "names: one-byte names in a leaf directory (316 entries)" \
+		"  : \\ $" "$(cat "$MNT/leaf/ " "$MNT/leaf/:" "$MNT/leaf/\\" "$MNT/leaf/\$" | tr '\n' ' ' | sed 's/ $//')"
 	umount "$MNT"
 else
+	not_ok "names: mount"
+	not_ok "names: mount"
 	not_ok "names: mount"
 	not_ok "names: mount"
 fi

@@ -15,7 +15,7 @@ command -v setpriv > /dev/null || skip_all "setpriv not installed"
 W=$(mktemp -d /tmp/mkfs-errors.XXXXXX)
 chmod 755 "$W"
 trap 'rm -rf "$W"' EXIT
-plan 21
+plan 29
 
 S=$W/src
 mkdir -p "$S"
@@ -51,9 +51,27 @@ mkdir -p "$B"
 for i in 1 2 3 4; do
 	head -c 100000000 /dev/zero > "$B/f$i"
 done
-check_fails "tree larger than --size" 1 "$MKFS" --size 300m "$B" "$W/out/img"
+err=$("$MKFS" --size 300m "$B" "$W/out/img" 2>&1)
+check_eq "tree larger than --size: exit status 1" 1 $?
+case $err in
+*"does not fit in 300 MiB: give a larger --size"*) ok "tree larger than --size: the message asks for a larger --size" ;;
+*) not_ok "tree larger than --size: the message asks for a larger --size"; diag "$err" ;;
+esac
 rm -rf "$B"
 no_image "too small"
+
+# mkfs.xfs refusing an option after --: its message, and no word of --size.
+err=$("$MKFS" "$S" "$W/out/img" -- -b size=999 2>&1)
+check_eq "bad mkfs.xfs option: exit status 1" 1 $?
+case $err in
+*"Invalid value 999"*) ok "bad mkfs.xfs option: mkfs.xfs's message is shown" ;;
+*) not_ok "bad mkfs.xfs option: mkfs.xfs's message is shown"; diag "$err" ;;
+esac
+case $err in
+*--size*) not_ok "bad mkfs.xfs option: no hint about --size"; diag "$err" ;;
+*) ok "bad mkfs.xfs option: no hint about --size" ;;
+esac
+no_image "bad mkfs.xfs option"
 
 # An unreadable file, built by an unprivileged user.
 U=$W/user
@@ -70,16 +88,30 @@ case $err in
 esac
 no_image "unreadable file"
 
-# A 3-byte name with a blank in a directory too large for short form.
+# One-byte names of blanks with hashes side by side (tab 9, vertical tab
+# 11, form feed 12, carriage return 13): in a short-form directory they
+# build, in a directory too large for the inode the vertical tab and the
+# form feed have no free placeholder hash.
 N=$W/names
-mkdir -p "$N"
+mkdir -p "$N/small" "$N/large"
+for n in "$(printf '\t')" "$(printf '\v')" "$(printf '\f')" "$(printf '\r')"; do
+	: > "$N/small/$n"
+	: > "$N/large/$n"
+done
+check "blank one-byte names side by side in a short-form directory build" \
+	"$MKFS" "$N/small" "$W/out/img"
+rm -f "$W/out/img"
 i=0
 while [ $i -lt 300 ]; do
-	: > "$N/file-$i"
+	: > "$N/large/file-$i"
 	i=$((i + 1))
 done
-: > "$N/a b"
-check_fails "short unexpressible name in a large directory" 1 "$MKFS" "$N" "$W/out/img"
+err=$("$MKFS" "$N/large" "$W/out/img" 2>&1)
+check_eq "unexpressible names in a large directory: exit status 1" 1 $?
+case $err in
+*'\x0b: '*) ok "the message names the file, escaped" ;;
+*) not_ok "the message names the file, escaped"; diag "$err" ;;
+esac
 no_image "unexpressible name"
 
 # A symlink target longer than the inode: mkfs.xfs 6.1 writes it wrongly.
@@ -87,5 +119,6 @@ L=$W/long
 mkdir -p "$L"
 ln -s "/$(head -c 600 /dev/zero | tr '\0' x)" "$L/long"
 check_fails "symlink target too long for xfsprogs 6.1" 1 "$MKFS" "$L" "$W/out/img"
+no_image "symlink target too long"
 
 tap_done

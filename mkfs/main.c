@@ -6,6 +6,7 @@
  * into place only when everything worked, so a failed run never leaves an
  * image that looks good.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -14,6 +15,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <execfolio/policy.h>
@@ -78,10 +81,63 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/*
+ * Empty and remove the directory @dir (under @at) with system calls only,
+ * as a signal handler may: no malloc, no stdio, no nftw.
+ */
+static void remove_dir_signal_safe(int at, const char *dir, int depth)
+{
+	char buf[4096];
+	long n, off;
+	bool removed = true;
+	int fd = openat(at, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+
+	if (fd < 0)
+		return;
+	/* Read again from the start while entries go, until none is left. */
+	while (removed) {
+		removed = false;
+		lseek(fd, 0, SEEK_SET);
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) >
+		       0) {
+			for (off = 0; off < n;) {
+				struct dirent64 *de =
+					(struct dirent64 *)(buf + off);
+
+				off += de->d_reclen;
+				if (!strcmp(de->d_name, ".") ||
+				    !strcmp(de->d_name, ".."))
+					continue;
+				if (de->d_type == DT_DIR && depth < 8)
+					remove_dir_signal_safe(fd, de->d_name,
+							       depth + 1);
+				else if (!unlinkat(fd, de->d_name, 0))
+					removed = true;
+			}
+		}
+	}
+	close(fd);
+	unlinkat(at, dir, AT_REMOVEDIR);
+}
+
+/*
+ * Interrupted: stop mkfs.xfs or xfs_db, remove the temporary image and the
+ * work directory, then die of the signal. IMAGE itself is only ever
+ * replaced by the final rename, so an interrupted --force leaves it as it
+ * was.
+ */
 static void on_signal(int sig)
 {
+	pid_t child = running_child;
+
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
 	if (tmp_image[0])
 		unlink(tmp_image);
+	if (workdir[0])
+		remove_dir_signal_safe(AT_FDCWD, workdir, 0);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -426,9 +482,15 @@ int main(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	{
+		struct sigaction sa = { .sa_handler = on_signal };
+
+		/* Other signals wait until the first handler is done. */
+		sigfillset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+	}
 	ret = build(&o);
 	while (o.nrules--)
 		free(o.rules[o.nrules].glob);

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -179,6 +180,8 @@ struct dbout {
 	char **lines;
 	size_t nlines;
 };
+/* The program run_program() waits for, for the signal handler to stop. */
+extern volatile sig_atomic_t running_child;
 int run_program(char *const argv[], const char *cwd, const char *out_path,
 		const char *err_path);
 int xfsdb_run(const struct xfsprogs *x, const char *image, const char *cmd_path,

@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,21 +18,36 @@
 
 #include "mkfs.h"
 
+volatile sig_atomic_t running_child;
+
 int run_program(char *const argv[], const char *cwd, const char *out_path,
 		const char *err_path)
 {
+	sigset_t all, old;
 	int status;
 	pid_t pid;
 
 	fflush(NULL);
+	/* No signal between fork() and running_child naming the child. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		status = -errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return status;
+	}
 	if (!pid) {
-		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int in = open("/dev/null", O_RDONLY);
+		int out, err, in;
 
+		/* The parent's handlers are not for the child. */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		in = open("/dev/null", O_RDONLY);
 		if (out < 0 || err < 0 || in < 0 || dup2(in, 0) < 0 ||
 		    dup2(out, 1) < 0 || dup2(err, 2) < 0)
 			_exit(126);
@@ -41,9 +57,15 @@ int run_program(char *const argv[], const char *cwd, const char *out_path,
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	running_child = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			running_child = 0;
 			return -errno;
+		}
+	}
+	running_child = 0;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);

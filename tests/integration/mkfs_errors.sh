@@ -15,7 +15,7 @@ command -v setpriv > /dev/null || skip_all "setpriv not installed"
 W=$(mktemp -d /tmp/mkfs-errors.XXXXXX)
 chmod 755 "$W"
 trap 'rm -rf "$W"' EXIT
-plan 29
+plan 37
 
 S=$W/src
 mkdir -p "$S"
@@ -44,6 +44,39 @@ rm "$W/out/img"
 
 check_fails "xfsprogs missing" 1 env XFSPROGS_PATH=/nonexistent "$MKFS" "$S" "$W/out/img"
 no_image "xfsprogs missing"
+
+# Interrupted builds: SIGINT and SIGTERM while mkfs.xfs runs, replacing an
+# IMAGE with --force. The work directory (in $TMPDIR), the temporary image
+# and mkfs.xfs are gone, IMAGE is as it was, and the exit status says so.
+I=$W/intr
+mkdir -p "$I/src" "$I/tmp"
+head -c 300000000 /dev/urandom > "$I/src/big"
+echo precious > "$W/out/img"
+for sig in INT TERM; do
+	TMPDIR=$I/tmp "$MKFS" --force "$I/src" "$W/out/img" 2> /dev/null &
+	pid=$!
+	# Wait for mkfs.xfs to run (at most 30 s).
+	i=0
+	while [ $i -lt 300 ] && ! pgrep -P $pid -x mkfs.xfs > /dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	child=$(pgrep -P $pid -x mkfs.xfs)
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	if [ -n "$child" ] && [ $rc -ne 0 ]; then
+		ok "SIG$sig during mkfs.xfs: non-zero exit status ($rc)"
+	else
+		not_ok "SIG$sig during mkfs.xfs: non-zero exit status"
+		diag "mkfs.xfs pid '$child', exit status $rc"
+	fi
+	check_eq "SIG$sig: no work directory left" "" "$(ls -A "$I/tmp")"
+	check_eq "SIG$sig: no temporary image left, IMAGE untouched" \
+		"img precious" "$(ls -A "$W/out" | tr '\n' ' ')$(cat "$W/out/img")"
+	check "SIG$sig: mkfs.xfs stopped too" sh -c "! kill -0 $child 2> /dev/null"
+done
+rm -rf "$I" "$W/out/img"
 
 # A tree larger than the image: about 400 MB of data in a 300m image.
 B=$W/big

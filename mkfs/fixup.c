@@ -23,6 +23,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include <execfolio/policy.h>
 
@@ -160,6 +161,12 @@ static bool node_has_new_hash_child(const struct tree *t, const struct node *n)
 	return false;
 }
 
+/* The sysv encoding XFS stores device numbers in. */
+static uint32_t sysv_dev(unsigned int major, unsigned int minor)
+{
+	return (uint32_t)major << 18 | minor;
+}
+
 static uint32_t hash_of(const char *name)
 {
 	return xfs_dahash((const unsigned char *)name, strlen(name));
@@ -222,6 +229,8 @@ static void pass1_cmds(struct fixup *f)
 			fputs("print core.format u3\nbmap -d\n", f->cmds);
 		if (n->type == NODE_SYMLINK && !n->late_attrs)
 			fputs("print core.format\n", f->cmds);
+		if (n->type == NODE_CHR || n->type == NODE_BLK)
+			fprintf(f->cmds, "print %s.dev\n", f->crc ? "u3" : "u");
 	}
 }
 
@@ -383,6 +392,18 @@ static int finish_node1(struct fixup *f, struct node *n, struct slots *s)
 		err_msg("%s: not found in the new image", n->rel);
 		return -EIO;
 	}
+	if ((n->type == NODE_CHR || n->type == NODE_BLK) &&
+	    (!n->image_rdev_read ||
+	     n->image_rdev !=
+		     sysv_dev(major(n->st.st_rdev), minor(n->st.st_rdev)))) {
+		err_file(n,
+			 "device number %u:%u reads back as 0x%x in the new "
+			 "image, not 0x%x",
+			 major(n->st.st_rdev), minor(n->st.st_rdev),
+			 n->image_rdev,
+			 sysv_dev(major(n->st.st_rdev), minor(n->st.st_rdev)));
+		return -EIO;
+	}
 	if (n->aformat == FORMAT_LOCAL && !match_attrs(n, s)) {
 		err_msg("%s: an xattr set in the new image cannot be found "
 			"there",
@@ -509,6 +530,10 @@ static int pass1_parse(struct fixup *f, struct dbout *out)
 			n->dformat = idx;
 		} else if (sscanf(l, "core.size = %llu", &u) == 1) {
 			n->dsize = u;
+		} else if (sscanf(l, "u3.dev = %llx", &u) == 1 ||
+			   sscanf(l, "u.dev = %llx", &u) == 1) {
+			n->image_rdev = u;
+			n->image_rdev_read = true;
 		} else if (field_at(l, "a.sfattr.list", "name", &idx, &v)) {
 			slots_set_name(&s, idx, v);
 		} else if (field_at(l, "a.sfattr.list", "root", &idx, &v)) {

@@ -265,3 +265,83 @@ int image_repair_check(const struct xfsprogs *x, const char *image)
 	}
 	return 0;
 }
+
+static bool geometry_value(const char *line, const char *key, unsigned int *v)
+{
+	const char *p = strstr(line, key);
+
+	return p && sscanf(p + strlen(key), "%u", v) == 1;
+}
+
+int image_geometry(const struct xfsprogs *x, const struct options *o,
+		   const char *workdir, uint64_t size, struct geometry *g)
+{
+	char **argv = calloc(o->nmkfs_args + 8, sizeof(char *));
+	char *file = NULL, *out_path = NULL, *err_path = NULL, line[1024];
+	unsigned int v, seen = 0;
+	int argc = 0, i, ret = -ENOMEM;
+	FILE *f;
+
+	if (!argv || asprintf(&file, "%s/geometry.img", workdir) < 0 ||
+	    asprintf(&out_path, "%s/geometry.out", workdir) < 0 ||
+	    asprintf(&err_path, "%s/geometry.err", workdir) < 0)
+		goto out;
+	f = fopen(file, "w");
+	if (!f || ftruncate(fileno(f), size)) {
+		err_msg("cannot create %s: %s", file, strerror(errno));
+		if (f)
+			fclose(f);
+		ret = -EIO;
+		goto out;
+	}
+	fclose(f);
+	argv[argc++] = (char *)x->mkfs;
+	argv[argc++] = "-N";
+	for (i = 0; i < o->nmkfs_args; i++)
+		argv[argc++] = o->mkfs_args[i];
+	argv[argc++] = file;
+	ret = run_program(argv, workdir, out_path, err_path);
+	if (ret) {
+		err_msg("mkfs.xfs -N refused the options (%s):",
+			ret < 0 ? strerror(-ret) : "see its messages below");
+		show_file(err_path, "  mkfs.xfs: ");
+		ret = -EIO;
+		goto out;
+	}
+	*g = (struct geometry){ 0 };
+	f = fopen(out_path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (geometry_value(line, "isize=", &g->inodesize))
+			seen |= 1;
+		if (geometry_value(line, "crc=", &v)) {
+			g->crc = v;
+			seen |= 2;
+		}
+		if (geometry_value(line, "bigtime=", &v))
+			g->bigtime = v;
+		if (geometry_value(line, "agcount=", &g->agcount))
+			seen |= 4;
+		if (geometry_value(line, "agsize=", &g->agblocks))
+			seen |= 8;
+		if (!strncmp(line, "data", 4) &&
+		    geometry_value(line, "bsize=", &g->blocksize))
+			seen |= 16;
+		if (geometry_value(line, "ftype=", &v))
+			g->ftype = v;
+	}
+	if (f)
+		fclose(f);
+	if (seen != 31) {
+		err_msg("cannot read the inode size, crc flag, block size and "
+			"allocation groups in what mkfs.xfs -N printed");
+		ret = -EIO;
+	}
+out:
+	if (file)
+		unlink(file);
+	free(file);
+	free(out_path);
+	free(err_path);
+	free(argv);
+	return ret;
+}

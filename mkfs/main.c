@@ -62,8 +62,9 @@ static void usage(FILE *out)
 		"source at all\n"
 		"  --check                 run xfs_repair -n on the image "
 		"before keeping it\n"
-		"  -n, --dry-run           print the policy chosen for each file "
-		"and stop\n"
+		"  -n, --dry-run           make the checks a build makes, print "
+		"the policy\n"
+		"                          chosen for each file and stop\n"
 		"  -v, --verbose           say what was built\n"
 		"  -h, --help              this text\n"
 		"\n"
@@ -316,10 +317,24 @@ static int check_image_path(const struct options *o)
 	return 0;
 }
 
-static int make_temp_files(const struct options *o, uint64_t size)
+static int make_workdir(void)
+{
+	const char *tmpdir = getenv("TMPDIR");
+
+	snprintf(workdir, sizeof(workdir), "%s/mkfs.execfolio.XXXXXX",
+		 tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+	if (!mkdtemp(workdir)) {
+		err_msg("cannot create a work directory in %s: %s",
+			tmpdir && tmpdir[0] ? tmpdir : "/tmp", strerror(errno));
+		workdir[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+static int make_temp_image(const struct options *o, uint64_t size)
 {
 	char *copy = strdup(o->image), *copy2 = strdup(o->image), *dir = NULL;
-	const char *tmpdir = getenv("TMPDIR");
 	int fd, ret = -1;
 
 	if (!copy || !copy2)
@@ -347,14 +362,6 @@ static int make_temp_files(const struct options *o, uint64_t size)
 		goto out;
 	}
 	close(fd);
-	snprintf(workdir, sizeof(workdir), "%s/mkfs.execfolio.XXXXXX",
-		 tmpdir && tmpdir[0] ? tmpdir : "/tmp");
-	if (!mkdtemp(workdir)) {
-		err_msg("cannot create a work directory in %s: %s",
-			tmpdir && tmpdir[0] ? tmpdir : "/tmp", strerror(errno));
-		workdir[0] = '\0';
-		goto out;
-	}
 	ret = 0;
 out:
 	free(dir);
@@ -400,26 +407,37 @@ static void summary(const struct options *o, const struct tree *t,
 static int build(const struct options *o)
 {
 	struct xfsprogs x;
+	struct geometry geo;
 	struct tree t;
 	uint64_t size;
 	char *proto = NULL;
 	int ret = EXIT_FAILED, tries;
 
-	if (!o->dry_run && (check_image_path(o) || xfsprogs_find(&x)))
+	if ((!o->dry_run && check_image_path(o)) || xfsprogs_find(&x))
 		return EXIT_FAILED;
 	if (report_open(o->report))
 		return EXIT_FAILED;
 	if (tree_read(&t, o->source) || select_policies(&t, o))
 		goto out;
+	/* What a build refuses, a dry run refuses too: the same checks. */
+	if (names_assign(&t))
+		goto out;
+	size = o->image_size ? o->image_size : image_default_size(&t);
+	if (make_workdir() || image_geometry(&x, o, workdir, size, &geo) ||
+	    tree_check(&t, &geo))
+		goto out;
 	if (o->dry_run) {
+		if (o->strict && report_count()) {
+			err_msg("--strict: the image would differ from %s in "
+				"%zu ways (listed above)",
+				o->source, report_count());
+			goto out;
+		}
 		print_policies(&t);
 		ret = EXIT_OK;
 		goto out;
 	}
-	if (names_assign(&t))
-		goto out;
-	size = o->image_size ? o->image_size : image_default_size(&t);
-	if (make_temp_files(o, size))
+	if (make_temp_image(o, size))
 		goto out;
 	if (asprintf(&proto, "%s/protofile", workdir) < 0)
 		goto out;
@@ -490,6 +508,8 @@ int main(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGHUP, &sa, NULL);
+		/* A reader of the messages gone: clean up all the same. */
+		sigaction(SIGPIPE, &sa, NULL);
 	}
 	ret = build(&o);
 	while (o.nrules--)

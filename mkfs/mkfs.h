@@ -83,6 +83,8 @@ struct node {
 	int aformat; /* attribute fork format, 1 local */
 	int dformat; /* data fork format (directories, symlinks) */
 	uint64_t dsize; /* data fork bytes, when in the inode */
+	uint32_t image_rdev; /* device number, as the inode keeps it */
+	bool image_rdev_read;
 	bool late_attrs; /* xattrs set after the data fork is known */
 	uint64_t *dblocks; /* directory data blocks, file offsets */
 	size_t ndblocks;
@@ -172,6 +174,23 @@ int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	       const char *tmp_image, const char *proto, const char *workdir,
 	       uint64_t size);
 int image_repair_check(const struct xfsprogs *x, const char *image);
+/* What mkfs.xfs -N says it would make with MKFS_XFS_OPTIONS. */
+struct geometry {
+	unsigned int inodesize;
+	unsigned int blocksize;
+	unsigned int agcount;
+	unsigned int agblocks;
+	bool crc;
+	bool bigtime;
+	bool ftype; /* directory entries hold the file type */
+};
+int image_geometry(const struct xfsprogs *x, const struct options *o,
+		   const char *workdir, uint64_t size, struct geometry *g);
+
+/* check.c: what a build refuses, found before it starts (and by -n). */
+/* Bytes of an inode's literal area, for data kept in the inode. */
+unsigned int inode_literal_bytes(const struct geometry *g);
+int tree_check(const struct tree *t, const struct geometry *g);
 
 /* xfsdb.c: one xfs_db process per batch of commands. */
 struct dbout {

@@ -16,10 +16,6 @@
 
 #include "mkfs.h"
 
-/* The old 32-bit device number XFS keeps: 14 bits major, 18 bits minor. */
-#define XFS_DEV_MAJOR_MAX 0x3fff
-#define XFS_DEV_MINOR_MAX 0x3ffff
-
 struct proto_ctx {
 	const struct tree *t;
 	FILE *out;
@@ -95,15 +91,9 @@ static int put_node(struct proto_ctx *c, size_t idx)
 		break;
 	case NODE_CHR:
 	case NODE_BLK:
-		if (major(n->st.st_rdev) > XFS_DEV_MAJOR_MAX ||
-		    minor(n->st.st_rdev) > XFS_DEV_MINOR_MAX)
-			report(n,
-			       "device %u:%u does not fit XFS's 14:18-bit "
-			       "device numbers; stored truncated",
-			       major(n->st.st_rdev), minor(n->st.st_rdev));
-		fprintf(c->out, " %u %u",
-			major(n->st.st_rdev) & XFS_DEV_MAJOR_MAX,
-			minor(n->st.st_rdev) & XFS_DEV_MINOR_MAX);
+		/* In range (check.c); fixup.c reads the number back. */
+		fprintf(c->out, " %u %u", major(n->st.st_rdev),
+			minor(n->st.st_rdev));
 		break;
 	case NODE_SYMLINK:
 		fprintf(c->out, " %s", n->proto_target);

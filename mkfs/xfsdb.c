@@ -44,6 +44,7 @@ int run_program(char *const argv[], const char *cwd, const char *out_path,
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);

@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-plan 29
+plan 33
 
 # build_and_compare NAME SRC IMG [OPTIONS...]: build, repair -n, mount,
 # compare with the source and the --dry-run policy list.
@@ -136,6 +136,24 @@ else
 	not_ok "names: mount"
 	not_ok "names: mount"
 	not_ok "names: mount"
+fi
+
+# ---- device numbers: the largest XFS keeps (511:262143) and ordinary ones,
+# read back through the mount as the true major:minor.
+D=$W/dev
+mkdir -p "$D"
+mknod "$D/b-max" b 511 262143
+mknod "$D/c-null" c 1 3
+mknod "$D/b-nvme" b 259 7
+mknod "$D/c-misc" c 10 200
+build_and_compare "devices" "$D" "$W/dev.img"
+if mount -o loop,ro "$W/dev.img" "$MNT"; then
+	check_eq "devices: major:minor through the mount" \
+		"1ff:3ffff 103:7 1:3 a:c8 " \
+		"$(stat -c '%t:%T ' "$MNT/b-max" "$MNT/b-nvme" "$MNT/c-null" "$MNT/c-misc" | tr -d '\n')"
+	umount "$MNT"
+else
+	not_ok "devices: mount"
 fi
 
 # ---- xattrs: short form, leaf form (many), too large for xfs_db (reported)

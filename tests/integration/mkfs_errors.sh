@@ -15,7 +15,7 @@ command -v setpriv > /dev/null || skip_all "setpriv not installed"
 W=$(mktemp -d /tmp/mkfs-errors.XXXXXX)
 chmod 755 "$W"
 trap 'rm -rf "$W"' EXIT
-plan 37
+plan 52
 
 S=$W/src
 mkdir -p "$S"
@@ -148,10 +148,50 @@ esac
 no_image "unexpressible name"
 
 # A symlink target longer than the inode: mkfs.xfs 6.1 writes it wrongly.
+# 336 bytes fit in a 512-byte inode, 337 do not.
 L=$W/long
 mkdir -p "$L"
-ln -s "/$(head -c 600 /dev/zero | tr '\0' x)" "$L/long"
-check_fails "symlink target too long for xfsprogs 6.1" 1 "$MKFS" "$L" "$W/out/img"
+ln -s "/$(head -c 335 /dev/zero | tr '\0' x)" "$L/fits"
+check "symlink target of 336 bytes: built" "$MKFS" "$L" "$W/out/img"
+rm -f "$W/out/img"
+ln -s "/$(head -c 336 /dev/zero | tr '\0' x)" "$L/long"
+check_fails "symlink target of 337 bytes: refused" 1 "$MKFS" "$L" "$W/out/img"
 no_image "symlink target too long"
+check "symlink target of 337 bytes with 1024-byte inodes: built" \
+	"$MKFS" "$L" "$W/out/img" -- -i size=1024
+rm -f "$W/out/img"
+
+# Device numbers beyond what XFS keeps (the kernel reads 9 bits of major
+# back): refused, naming each file and the limit; nothing truncated.
+V=$W/dev
+mkdir -p "$V"
+mknod "$V/b600" b 600 7
+mknod "$V/c1000" c 1000 5
+mknod "$V/ok" c 1 3
+err=$("$MKFS" "$V" "$W/out/img" 2>&1)
+check_eq "device numbers too large: exit status 1" 1 $?
+case $err in
+*"b600: device number 600:7 cannot be stored: XFS keeps majors up to 511 and minors up to 262143"*"c1000: device number 1000:5"*) ok "each device is named with the limit" ;;
+*) not_ok "each device is named with the limit"; diag "$err" ;;
+esac
+no_image "device numbers too large"
+rm "$V/b600" "$V/c1000"
+mknod "$V/c-minor" c 1 262144
+check_fails "a minor of 262144: refused" 1 "$MKFS" "$V" "$W/out/img"
+no_image "minor too large"
+
+# The dry run refuses every tree above that the build refuses, and passes
+# the ones it builds.
+check_fails "dry run: device number too large" 1 "$MKFS" -n "$V" "$W/out/img"
+check_fails "dry run: symlink target too long" 1 "$MKFS" -n "$L" "$W/out/img"
+check "dry run: the same target with 1024-byte inodes passes" \
+	"$MKFS" -n "$L" "$W/out/img" -- -i size=1024
+check_fails "dry run: unreadable source file (as nobody)" 1 \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$MKFS" -n "$U" "$W/out/img"
+check_fails "dry run: a bad mkfs.xfs option" 1 "$MKFS" -n "$S" "$W/out/img" -- -b size=999
+check_fails "dry run: unexpressible names in a large directory" 1 "$MKFS" -n "$N/large" "$W/out/img"
+check "dry run: blank one-byte names in a short-form directory pass" \
+	"$MKFS" -n "$N/small" "$W/out/img"
+no_image "dry runs"
 
 tap_done

@@ -25,7 +25,7 @@ TOP := $(abspath .)
 BUILD := $(TOP)/build
 
 # Host builds are dynamic and go to build/bin/; ARCH= builds are static
-# guest programs in build/<arch>/bin/ (DESIGN.md section 3).
+# guest programs in build/<arch>/bin/ (DESIGN.md section 5.2).
 ifeq ($(origin ARCH),command line)
 GUEST := 1
 endif

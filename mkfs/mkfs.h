@@ -2,7 +2,7 @@
 /*
  * mkfs.execfolio: an XFS image from a directory tree, with the exec folio
  * policy xattr on the chosen files, built without root by driving
- * mkfs.xfs -p and xfs_db -x (DESIGN.md section 7).
+ * mkfs.xfs -p and xfs_db -x (DESIGN.md section 9).
  *
  * The steps, one file each: tree.c reads the source, select.c chooses the
  * policies, names.c makes names the protofile can carry, proto.c writes
@@ -139,7 +139,7 @@ void tree_free(struct tree *t);
 /* SOURCE_DIR/rel, in a buffer the caller frees. */
 char *tree_source_path(const struct tree *t, const struct node *n);
 
-/* select.c: the policy options of DESIGN.md section 7. */
+/* select.c: the policy options of DESIGN.md section 9. */
 int select_policies(struct tree *t, const struct options *o);
 int parse_rule(const char *arg, struct rule *rule);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Choosing the policy of each regular file (DESIGN.md section 7), in order:
+ * Choosing the policy of each regular file (DESIGN.md section 9), in order:
  * --exec-folio-size for files with any execute bit, then --auto for ELF
  * executables and shared libraries for which the analysis recommends a
  * size, then the --rule options, the last matching one winning. A rule of

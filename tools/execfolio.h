@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-/* Exit statuses (DESIGN.md section 5). */
+/* Exit statuses (DESIGN.md section 7.4). */
 #define EXIT_OK 0
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Sizes at which segment alignment matters (DESIGN.md section 5). */
+/* Sizes at which segment alignment matters (DESIGN.md section 7.2). */
 #define EXECFOLIO_CONTPTE_SIZE (64u << 10)
 #define EXECFOLIO_PMD_SIZE (2u << 20)
 /* Smallest size execfolio_elf_recommend() proposes (16K-page contpte). */

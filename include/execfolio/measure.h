@@ -18,7 +18,7 @@
 /* Folio orders counted; 2M on 4K pages is order 9, 512M on 64K pages 13. */
 #define EXECFOLIO_MAX_ORDER 20
 
-/* The headline block: 64K of virtual address space (DESIGN.md section 8). */
+/* The headline block: 64K of virtual address space (DESIGN.md section 2.10). */
 #define EXECFOLIO_CONT_BLOCK 65536
 
 /*

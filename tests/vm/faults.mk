@@ -56,7 +56,7 @@ check-vm-faults: $(VECSTAGE)
 # KASAN (arm64 only: the in-guest suite, with its fault injection, bad
 # input and concurrency tests, under the address sanitizer; about twice
 # as slow as the test kernel, hence the longer VM timeout), x86_64's
-# vm-robust and every patch built on its own; see DESIGN.md section 8.
+# vm-robust and every patch built on its own; see DESIGN.md section 10.2.
 # Ends with the summary line, like make check.
 check-full: deps-check
 	@rm -rf $(RESULTS)

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The vm-faults tier: allocation failure, memory pressure, bad input,
-# privilege and the debug options of the test kernels (issue 5).
+# privilege and the debug options of the test kernels.  The policy must
+# degrade and never fail when large folios cannot be had (DESIGN.md section
+# 2.6), refuse every value it cannot parse, and stay root's to change; the
+# debug options are what make a locking or VM mistake visible.
 #
 #   make check-vm-faults          host: the test kernels' .config has the
 #                                 debug and fault injection options; guest:

@@ -33,7 +33,10 @@ struct file_policy {
 	struct execfolio_stored stored;
 	struct execfolio_mount mnt;
 	bool mount_known;
-	/* The stored value and mount default resolved as the kernel does. */
+	/*
+	 * The stored value read as the kernel reads it, for xattr_invalid (a
+	 * malformed value is ignored); what applies is in @applied.
+	 */
 	struct execfolio_policy policy;
 	/* Who applies what (known when privileged). */
 	struct execfolio_applied applied;
@@ -211,10 +214,6 @@ static int get_one(const char *path, const struct stat *st, void *data)
 		err_msg("%s: %s: mount %s has a malformed %s= option; ignoring it",
 			ctx->cmd, path, fp.mnt.mountpoint,
 			EXECFOLIO_MOUNT_OPTION);
-	/* The default exists only where the kernel parsed it: on XFS. */
-	inode.has_mount = fp.mnt.has_option && !fp.mnt.option_invalid &&
-			  !strcmp(fp.mnt.fstype, "xfs");
-	inode.mount_size = fp.mnt.size;
 
 	if (ctx->privileged) {
 		ret = execfolio_xattr_get(path, &fp.stored);

@@ -141,6 +141,7 @@ char *tree_source_path(const struct tree *t, const struct node *n);
 
 /* select.c: the policy options of DESIGN.md section 9. */
 int select_policies(struct tree *t, const struct options *o);
+/* Both parsers say on stderr what is wrong with @arg. */
 int parse_rule(const char *arg, struct rule *rule);
 
 /* names.c */
@@ -161,7 +162,7 @@ struct xfsprogs {
 };
 int xfsprogs_find(struct xfsprogs *x);
 uint64_t image_default_size(const struct tree *t);
-int parse_image_size(const char *arg, uint64_t *size);
+int parse_image_size(const char *arg, uint64_t *size); /* says why not */
 /* -ENOSPC, quietly, when the default size was too small: try larger. */
 int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	       const char *tmp_image, const char *proto, const char *workdir,

@@ -54,6 +54,9 @@ static uint32_t auto_size(const struct tree *t, struct node *n)
 	}
 	if (elf.type == EXECFOLIO_ELF_EXEC || elf.type == EXECFOLIO_ELF_DYN)
 		size = execfolio_elf_recommend(&elf);
+	if (elf.npast_eof)
+		report(n,
+		       "--auto: an executable segment runs past the end of the file (truncated or damaged); no policy from --auto");
 	execfolio_elf_free(&elf);
 	n->auto_checked = true;
 	return size;

@@ -25,7 +25,7 @@ TOP := $(abspath .)
 BUILD := $(TOP)/build
 
 # Host builds are dynamic and go to build/bin/; ARCH= builds are static
-# guest programs in build/<arch>/bin/ (DESIGN.md section 3).
+# guest programs in build/<arch>/bin/ (DESIGN.md section 5.2).
 ifeq ($(origin ARCH),command line)
 GUEST := 1
 endif
@@ -129,8 +129,9 @@ install: all
 	install -m 0644 man/execfolio.1 $(DESTDIR)$(MANDIR)/man1/execfolio.1
 	install -m 0755 dist/dpkg-reapply $(DESTDIR)$(PREFIX)/libexec/execfolio/dpkg-reapply
 	install -D -m 0644 dist/reapply.conf $(DESTDIR)$(SYSCONFDIR)/execfolio/reapply.conf
-	sed -e 's|@LIBEXECDIR@|$(PREFIX)/libexec/execfolio|g' dist/99execfolio.in \
-		> $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/99execfolio
+	sed -e 's|@LIBEXECDIR@|$(PREFIX)/libexec/execfolio|g' \
+		-e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		dist/99execfolio.in > $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/99execfolio
 	$(if $(INSTALL_EXTRA),$(INSTALL_EXTRA))
 
 clean:

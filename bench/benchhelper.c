@@ -30,7 +30,7 @@
  *	. (nothing cached), 1-f (that many 4K pages), X (all of it).  For
  *	the executable segments it holds, per segment:
  *	  text PATH off N len N eligible N aligned N
- *	the cont-aligned share's 64K blocks (DESIGN.md section 8) in bytes,
+ *	the cont-aligned share's 64K blocks (DESIGN.md section 2.10) in bytes,
  *	and for each eligible block that is not cont-aligned:
  *	  miss PATH off N folios F
  *	F lists the block's pages as runs SIZExCOUNT: SIZE is the size (kB)
@@ -233,7 +233,10 @@ static void report_miss(struct hold_report *r, const char *path, uint64_t off,
 	fputc('\n', r->out);
 }
 
-/* Whether the @pages pages of @pm are one contpte block (DESIGN.md section 8). */
+/*
+ * Whether the @pages pages of @pm are one contpte block (DESIGN.md
+ * section 2.10).
+ */
 static bool block_cont_aligned(struct hold_report *r, const uint64_t *pm,
 			       size_t pages)
 {

@@ -19,10 +19,14 @@
 #include <urcu/urcu-memb.h>
 #include <urcu/rculfhash.h>
 
+#include <execfolio/applied.h>
 #include <execfolio/policy.h>
 
-/* Virtual read-only xattrs answered by the daemon itself. */
-#define EFS_XATTR_POLICY "trusted.execfoliofs.policy"
+/*
+ * Virtual read-only xattrs answered by the daemon itself. The policy one is
+ * how `execfolio get` learns what the daemon applies.
+ */
+#define EFS_XATTR_POLICY EXECFOLIO_FUSE_XATTR_POLICY
 #define EFS_XATTR_STATS "trusted.execfoliofs.stats"
 
 /*

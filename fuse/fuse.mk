@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# execfoliofs: the FUSE prototype (DESIGN.md section 6). Host only: it
+# execfoliofs: the FUSE prototype (DESIGN.md section 8). Host only: it
 # links libfuse3 and liburcu, which lib/ must not.
 
 FUSE_SRCS := $(wildcard fuse/*.c)

@@ -188,7 +188,8 @@ static int add_mount_options(struct fuse_args *args)
 		free(tail);
 	}
 	if (!ret)
-		ret = fuse_opt_add_opt(&opts, "subtype=execfoliofs");
+		ret = fuse_opt_add_opt(&opts,
+				       "subtype=" EXECFOLIO_FUSE_SUBTYPE);
 	if (!ret)
 		ret = fuse_opt_add_arg(args, "-o");
 	if (!ret)

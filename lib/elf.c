@@ -340,6 +340,12 @@ uint32_t execfolio_elf_recommend(const struct execfolio_elf *elf)
 
 	if (elf->type != EXECFOLIO_ELF_EXEC && elf->type != EXECFOLIO_ELF_DYN)
 		return 0;
+	/*
+	 * Text that runs past the end of the file is not what runs: the file
+	 * is truncated or damaged, and its layout no basis for a size.
+	 */
+	if (elf->npast_eof)
+		return 0;
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		if (elf->text_bytes >= sizes[i] &&
 		    segments_congruent(elf, sizes[i]))

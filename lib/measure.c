@@ -49,6 +49,27 @@ static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
 	return ret;
 }
 
+/*
+ * What to do about a refused open or read. "Run as root" helps only those
+ * who are not: root is refused when the capabilities root normally has were
+ * dropped (setpriv, capsh, a container's user namespace) or when a security
+ * module says no.
+ */
+static const char *privilege_hint(void)
+{
+	if (geteuid())
+		return "run as root (needs CAP_SYS_ADMIN)";
+	return "the process runs as root but lacks capabilities root normally has (CAP_SYS_ADMIN, CAP_DAC_OVERRIDE, CAP_SYS_PTRACE: dropped, or a container's user namespace), or a security module refuses";
+}
+
+/* "Permission denied (EACCES)" for messages: the errno by name too. */
+static const char *errno_name(int err)
+{
+	const char *name = strerrorname_np(err);
+
+	return name ? name : "?";
+}
+
 uint64_t execfolio_stat_sum(const uint64_t *by_order, unsigned int max_order)
 {
 	uint64_t sum = 0;
@@ -123,11 +144,13 @@ int execfolio_measure_open(struct execfolio_measure **mp, const char *proc_root,
 			     proc_root);
 		else if (ret == -EACCES || ret == -EPERM)
 			fail(err, errlen, ret,
-			     "cannot read %s/kpageflags: %s; run as root (needs CAP_SYS_ADMIN)",
-			     proc_root, strerror(-ret));
+			     "cannot open %s/kpageflags: %s (%s); %s",
+			     proc_root, strerror(-ret), errno_name(-ret),
+			     privilege_hint());
 		else
-			fail(err, errlen, ret, "cannot open %s/kpageflags: %s",
-			     proc_root, strerror(-ret));
+			fail(err, errlen, ret,
+			     "cannot open %s/kpageflags: %s (%s)", proc_root,
+			     strerror(-ret), errno_name(-ret));
 		goto err_close;
 	}
 	ret = kpf_cache_init(&m->kpf, fd);
@@ -204,12 +227,13 @@ static int pid_error(const struct execfolio_measure *m, pid_t pid,
 		return fail(err, errlen, -ESRCH, "PID %d: no such process",
 			    (int)pid);
 	if (ret == -EACCES || ret == -EPERM)
-		return fail(
-			err, errlen, -EACCES,
-			"PID %d: cannot read %s/%d/%s: %s; run as root (needs CAP_SYS_ADMIN)",
-			(int)pid, m->proc_root, (int)pid, file, strerror(-ret));
-	return fail(err, errlen, ret, "PID %d: cannot read %s/%d/%s: %s",
-		    (int)pid, m->proc_root, (int)pid, file, strerror(-ret));
+		return fail(err, errlen, -EACCES,
+			    "PID %d: cannot read %s/%d/%s: %s (%s); %s",
+			    (int)pid, m->proc_root, (int)pid, file,
+			    strerror(-ret), errno_name(-ret), privilege_hint());
+	return fail(err, errlen, ret, "PID %d: cannot read %s/%d/%s: %s (%s)",
+		    (int)pid, m->proc_root, (int)pid, file, strerror(-ret),
+		    errno_name(-ret));
 }
 
 static int read_pagemap(int fd, uint64_t first_vfn, size_t nr, uint64_t *pm)
@@ -299,6 +323,18 @@ static int read_flags(struct execfolio_measure *m, size_t nr)
 	return 0;
 }
 
+/* A failed read of kpageflags, after it was opened. */
+static int kpageflags_error(const struct execfolio_measure *m, int ret,
+			    char *err, size_t errlen)
+{
+	if (ret == -ENOMEM)
+		return fail(err, errlen, ret, "out of memory");
+	return fail(err, errlen, ret, "cannot read %s/kpageflags: %s (%s)%s%s",
+		    m->proc_root, strerror(-ret), errno_name(-ret),
+		    ret == -EACCES || ret == -EPERM ? "; " : "",
+		    ret == -EACCES || ret == -EPERM ? privilege_hint() : "");
+}
+
 static int measure_vma(struct execfolio_measure *m, pid_t pid, int pagemap_fd,
 		       const struct exec_vma *vma, struct execfolio_stat *st,
 		       char *err, size_t errlen)
@@ -329,13 +365,13 @@ static int measure_vma(struct execfolio_measure *m, pid_t pid, int pagemap_fd,
 		if ((m->pm[i] & PM_PRESENT) && !(m->pm[i] & PM_PFN_MASK))
 			return fail(
 				err, errlen, -EPERM,
-				"PID %d: %s/%d/pagemap hides physical frame numbers; folio sizes can only be measured as root (needs CAP_SYS_ADMIN)",
-				(int)pid, m->proc_root, (int)pid);
+				"PID %d: %s/%d/pagemap hides physical frame numbers (they need CAP_SYS_ADMIN), so folio sizes cannot be measured; %s",
+				(int)pid, m->proc_root, (int)pid,
+				privilege_hint());
 	}
 	ret = read_flags(m, v.nr);
 	if (ret)
-		return fail(err, errlen, ret, "cannot read %s/kpageflags: %s",
-			    m->proc_root, strerror(-ret));
+		return kpageflags_error(m, ret, err, errlen);
 	for (i = 0; i < v.nr; i++)
 		m->is_new[i] = (m->pm[i] & PM_PRESENT) &&
 			       !pfnset_test(&m->seen, m->pm[i] & PM_PFN_MASK);
@@ -345,8 +381,7 @@ static int measure_vma(struct execfolio_measure *m, pid_t pid, int pagemap_fd,
 	v.is_new = m->is_new;
 	ret = folio_account(&v, st);
 	if (ret)
-		return fail(err, errlen, ret, "cannot read %s/kpageflags: %s",
-			    m->proc_root, strerror(-ret));
+		return kpageflags_error(m, ret, err, errlen);
 
 	for (i = 0; i < v.nr; i++) {
 		if (!m->is_new[i] || (m->flags[i] & KPF_ANON))

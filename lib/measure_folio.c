@@ -2,7 +2,7 @@
 /*
  * Folio accounting of one executable file mapping, following the file-*
  * statistics of the kernel's tools/mm/thpmaps (thp_parse() and
- * cont_parse()), plus the 64K-block share of DESIGN.md section 8.
+ * cont_parse()), plus the 64K-block share of DESIGN.md section 2.10.
  *
  * thpmaps works on "ranges": maximal runs of pages flagged KPF_THP whose
  * virtual and physical frame numbers both increase by one. In a range,

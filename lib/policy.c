@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The exec folio policy: size grammar and resolution (DESIGN.md section 1).
+ * The exec folio policy: size grammar and resolution (DESIGN.md section 2).
  * The kernel series mirrors this file; tests/vectors/policy.vec binds both.
  */
 #include <errno.h>

@@ -5,11 +5,14 @@
  * callers ask execfolio_may_access_trusted() before trusting an absence.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/fs.h>
 
 #include <execfolio/xattr.h>
 
@@ -70,9 +73,9 @@ int execfolio_xattr_set(const char *path, uint32_t size)
 
 int execfolio_xattr_remove(const char *path)
 {
-	if (removexattr(path, EXECFOLIO_XATTR) && errno != ENODATA)
-		return -errno;
-	return 0;
+	if (!removexattr(path, EXECFOLIO_XATTR))
+		return 1;
+	return errno == ENODATA ? 0 : -errno;
 }
 
 const char *execfolio_xattr_strerror(int err)
@@ -98,4 +101,36 @@ const char *execfolio_xattr_strerror(int err)
 	default:
 		return strerror(-err);
 	}
+}
+
+/* The inode flags (chattr) of @path, or -errno. */
+static int inode_flags(const char *path, unsigned int *flags)
+{
+	int fd, attr = 0, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &attr))
+		ret = -errno;
+	close(fd);
+	*flags = (unsigned int)attr;
+	return ret;
+}
+
+const char *execfolio_xattr_change_strerror(const char *path, int err)
+{
+	unsigned int flags = 0;
+
+	if (err != -EPERM)
+		return execfolio_xattr_strerror(err);
+	if (!inode_flags(path, &flags)) {
+		if (flags & FS_IMMUTABLE_FL)
+			return "the file is immutable (chattr +i), which forbids changing its xattrs even to root: remove the flag with 'chattr -i' first";
+		if (flags & FS_APPEND_FL)
+			return "the file is append-only (chattr +a), which forbids changing its xattrs even to root: remove the flag with 'chattr -a' first";
+	}
+	if (!execfolio_may_access_trusted())
+		return execfolio_xattr_strerror(err);
+	return "operation not permitted although this process has CAP_SYS_ADMIN: a security module or the filesystem refused it";
 }

@@ -82,6 +82,13 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* A usage error whose parser has already said what is wrong. */
+static int usage_hint(void)
+{
+	fprintf(stderr, "Try '%s --help'.\n", progname);
+	return EXIT_USAGE;
+}
+
 /*
  * Empty and remove the directory @dir (under @at) with system calls only,
  * as a signal handler may: no malloc, no stdio, no nftw.
@@ -213,7 +220,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	int nopts = argc, i, c;
+	int nopts = argc, i, c, ret;
 
 	/* Everything after the first "--" goes to mkfs.xfs untouched. */
 	for (i = 1; i < argc; i++) {
@@ -242,15 +249,22 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_RULE:
 			o->rules = realloc(o->rules,
 					   (o->nrules + 1) * sizeof(*o->rules));
-			if (!o->rules)
+			if (!o->rules) {
+				err_msg("out of memory");
 				return EXIT_FAILED;
-			if (parse_rule(optarg, &o->rules[o->nrules]))
-				return usage_error("bad --rule '%s'", optarg);
+			}
+			ret = parse_rule(optarg, &o->rules[o->nrules]);
+			if (ret == -ENOMEM) {
+				err_msg("out of memory");
+				return EXIT_FAILED;
+			}
+			if (ret)
+				return usage_hint();
 			o->nrules++;
 			break;
 		case OPT_SIZE:
 			if (parse_image_size(optarg, &o->image_size))
-				return usage_error("bad --size '%s'", optarg);
+				return usage_hint();
 			break;
 		case OPT_FORCE:
 			o->force = true;

@@ -2,7 +2,7 @@
 /*
  * mkfs.execfolio: an XFS image from a directory tree, with the exec folio
  * policy xattr on the chosen files, built without root by driving
- * mkfs.xfs -p and xfs_db -x (DESIGN.md section 7).
+ * mkfs.xfs -p and xfs_db -x (DESIGN.md section 9).
  *
  * The steps, one file each: tree.c reads the source, select.c chooses the
  * policies, names.c makes names the protofile can carry, proto.c writes
@@ -146,8 +146,9 @@ void tree_free(struct tree *t);
 /* SOURCE_DIR/rel, in a buffer the caller frees. */
 char *tree_source_path(const struct tree *t, const struct node *n);
 
-/* select.c: the policy options of DESIGN.md section 7. */
+/* select.c: the policy options of DESIGN.md section 9. */
 int select_policies(struct tree *t, const struct options *o);
+/* Both parsers say on stderr what is wrong with @arg. */
 int parse_rule(const char *arg, struct rule *rule);
 
 /* names.c */
@@ -168,7 +169,7 @@ struct xfsprogs {
 };
 int xfsprogs_find(struct xfsprogs *x);
 uint64_t image_default_size(const struct tree *t);
-int parse_image_size(const char *arg, uint64_t *size);
+int parse_image_size(const char *arg, uint64_t *size); /* says why not */
 /* -ENOSPC, quietly, when the default size was too small: try larger. */
 int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	       const char *tmp_image, const char *proto, const char *workdir,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Choosing the policy of each regular file (DESIGN.md section 7), in order:
+ * Choosing the policy of each regular file (DESIGN.md section 9), in order:
  * --exec-folio-size for files with any execute bit, then --auto for ELF
  * executables and shared libraries for which the analysis recommends a
  * size, then the --rule options, the last matching one winning. A rule of
@@ -54,6 +54,9 @@ static uint32_t auto_size(const struct tree *t, struct node *n)
 	}
 	if (elf.type == EXECFOLIO_ELF_EXEC || elf.type == EXECFOLIO_ELF_DYN)
 		size = execfolio_elf_recommend(&elf);
+	if (elf.npast_eof)
+		report(n,
+		       "--auto: an executable segment runs past the end of the file (truncated or damaged); no policy from --auto");
 	execfolio_elf_free(&elf);
 	n->auto_checked = true;
 	return size;

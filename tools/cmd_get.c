@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * execfolio get PATH...: the stored value, the mount default and the
- * effective policy, resolved the way the kernel resolves it.
+ * effective policy: what the kernel (patched XFS) or the execfoliofs daemon
+ * applies, none where nothing reads the attribute.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <execfolio/applied.h>
 #include <execfolio/json.h>
 #include <execfolio/kernel.h>
 #include <execfolio/mount.h>
@@ -30,9 +33,14 @@ struct file_policy {
 	struct execfolio_stored stored;
 	struct execfolio_mount mnt;
 	bool mount_known;
+	/*
+	 * The stored value read as the kernel reads it, for xattr_invalid (a
+	 * malformed value is ignored); what applies is in @applied.
+	 */
 	struct execfolio_policy policy;
-	bool kernel_known; /* a patched kernel answered */
-	struct execfolio_kernel_state kernel;
+	/* Who applies what (known when privileged). */
+	struct execfolio_applied applied;
+	char why[PATH_MAX + 256]; /* applied by none: the reason, in words */
 };
 
 static const struct option get_options[] = {
@@ -47,13 +55,16 @@ static void get_usage(void)
 {
 	printf("Usage: %s get [-r] [-v] [--json] PATH...\n\n"
 	       "Prints one line per file: PATH SIZE SOURCE, where SIZE is the effective\n"
-	       "exec folio size (0 for none) and SOURCE is xattr, mount or none, resolved\n"
-	       "as the kernel does: %s > the mount's %s= default\n"
-	       "(files with an execute bit) > none. -v adds the stored value and the mount\n"
-	       "default. Reading %s needs CAP_SYS_ADMIN: without it the\n"
-	       "policy cannot be told and SIZE SOURCE read \"? unknown\".\n\n"
+	       "exec folio size (0 for none) and SOURCE is xattr, mount or none: what\n"
+	       "the kernel applies on XFS with the execfolio series (%s >\n"
+	       "the mount's %s= default > none) or the execfoliofs daemon\n"
+	       "applies on its mounts. Elsewhere nothing reads the attribute: SIZE SOURCE\n"
+	       "read \"0 none\", and a note on stderr says why. -v adds the stored value,\n"
+	       "the mount default and who applies the policy. Reading %s\n"
+	       "needs CAP_SYS_ADMIN: without it the policy cannot be told and SIZE SOURCE\n"
+	       "read \"? unknown\".\n\n"
 	       "  -r, --recursive  visit regular files below directories\n"
-	       "  -v, --verbose    add stored=, mount_default= and fs=\n"
+	       "  -v, --verbose    add stored=, mount_default=, fs=, applied_by= and why=\n"
 	       "      --json       a JSON array, one object per file\n",
 	       progname, EXECFOLIO_XATTR, EXECFOLIO_MOUNT_OPTION,
 	       EXECFOLIO_XATTR);
@@ -81,32 +92,48 @@ static void stored_text(const struct execfolio_stored *stored, char *buf,
 	buf[n] = '\0';
 }
 
+/* The mount default as -v shows it; the daemon keeps its own to itself. */
+static const char *mount_default_text(const struct file_policy *fp, char *buf)
+{
+	if (fp->mnt.has_option)
+		return execfolio_format_size(fp->mnt.size, buf);
+	if (!strcmp(fp->mnt.fstype, EXECFOLIO_FUSE_FSTYPE))
+		return "?";
+	return "-";
+}
+
 static void print_line(struct get_ctx *ctx, const char *path,
 		       const struct file_policy *fp)
 {
 	char size[EXECFOLIO_SIZE_STR], stored[64], mount[EXECFOLIO_SIZE_STR];
+	const struct execfolio_applied *applied = &fp->applied;
 
 	if (!ctx->privileged)
 		printf("%s ? unknown", path);
 	else
 		printf("%s %s %s", path,
-		       fp->policy.size ?
-			       execfolio_format_size(fp->policy.size, size) :
+		       applied->size ?
+			       execfolio_format_size(applied->size, size) :
 			       "0",
-		       execfolio_source_name(fp->policy.source));
+		       execfolio_source_name(applied->source));
 	if (ctx->verbose) {
 		if (ctx->privileged)
 			stored_text(&fp->stored, stored, sizeof(stored));
 		else
 			snprintf(stored, sizeof(stored), "?");
 		printf(" stored=%s mount_default=%s fs=%s", stored,
-		       fp->mnt.has_option ?
-			       execfolio_format_size(fp->mnt.size, mount) :
-			       "-",
+		       mount_default_text(fp, mount),
 		       fp->mount_known ? fp->mnt.fstype : "?");
-		if (fp->kernel_known)
-			printf(" kernel_order=%u pending=%s", fp->kernel.order,
-			       fp->kernel.pending ? "yes" : "no");
+		if (applied->by == EXECFOLIO_APPLIED_BY_KERNEL)
+			printf(" kernel_order=%u pending=%s",
+			       applied->kernel.order,
+			       applied->kernel.pending ? "yes" : "no");
+		if (ctx->privileged)
+			printf(" applied_by=%s",
+			       execfolio_applier_name(applied->by));
+		if (ctx->privileged && applied->by == EXECFOLIO_APPLIED_BY_NONE)
+			printf(" why=%s",
+			       execfolio_not_applied_name(applied->why));
 	}
 	putchar('\n');
 }
@@ -117,16 +144,25 @@ static void print_json(struct get_ctx *ctx, const char *path,
 	struct execfolio_json *j = &ctx->out;
 	char size[EXECFOLIO_SIZE_STR], stored[64];
 
+	const struct execfolio_applied *applied = &fp->applied;
+
 	execfolio_json_object(j, NULL);
 	execfolio_json_string(j, "path", path);
 	execfolio_json_bool(j, "known", ctx->privileged);
 	if (ctx->privileged) {
-		execfolio_json_string(j, "size",
-				      execfolio_format_size(fp->policy.size,
-							    size));
-		execfolio_json_u64(j, "size_bytes", fp->policy.size);
+		execfolio_json_string(
+			j, "size", execfolio_format_size(applied->size, size));
+		execfolio_json_u64(j, "size_bytes", applied->size);
 		execfolio_json_string(j, "source",
-				      execfolio_source_name(fp->policy.source));
+				      execfolio_source_name(applied->source));
+		execfolio_json_string(j, "applied_by",
+				      execfolio_applier_name(applied->by));
+		if (applied->by == EXECFOLIO_APPLIED_BY_NONE) {
+			execfolio_json_string(
+				j, "not_applied",
+				execfolio_not_applied_name(applied->why));
+			execfolio_json_string(j, "why", fp->why);
+		}
 		if (fp->stored.present) {
 			stored_text(&fp->stored, stored, sizeof(stored));
 			execfolio_json_string(j, "stored", stored);
@@ -142,17 +178,18 @@ static void print_json(struct get_ctx *ctx, const char *path,
 		execfolio_json_string(j, "mount_default",
 				      execfolio_format_size(fp->mnt.size,
 							    size));
-	if (fp->kernel_known) {
+	if (applied->by == EXECFOLIO_APPLIED_BY_KERNEL) {
+		const struct execfolio_kernel_state *k = &applied->kernel;
+
 		execfolio_json_object(j, "kernel");
 		execfolio_json_string(j, "size",
-				      execfolio_format_size(fp->kernel.size,
-							    size));
+				      execfolio_format_size(k->size, size));
 		execfolio_json_string(j, "source",
-				      execfolio_source_name(fp->kernel.source));
-		execfolio_json_u64(j, "order", fp->kernel.order);
-		execfolio_json_u64(j, "page_size", fp->kernel.page_size);
-		execfolio_json_bool(j, "pending", fp->kernel.pending);
-		execfolio_json_bool(j, "deferred", fp->kernel.deferred);
+				      execfolio_source_name(k->source));
+		execfolio_json_u64(j, "order", k->order);
+		execfolio_json_u64(j, "page_size", k->page_size);
+		execfolio_json_bool(j, "pending", k->pending);
+		execfolio_json_bool(j, "deferred", k->deferred);
 		execfolio_json_end(j);
 	}
 	execfolio_json_end(j);
@@ -177,10 +214,6 @@ static int get_one(const char *path, const struct stat *st, void *data)
 		err_msg("%s: %s: mount %s has a malformed %s= option; ignoring it",
 			ctx->cmd, path, fp.mnt.mountpoint,
 			EXECFOLIO_MOUNT_OPTION);
-	/* The default exists only where the kernel parsed it: on XFS. */
-	inode.has_mount = fp.mnt.has_option && !fp.mnt.option_invalid &&
-			  !strcmp(fp.mnt.fstype, "xfs");
-	inode.mount_size = fp.mnt.size;
 
 	if (ctx->privileged) {
 		ret = execfolio_xattr_get(path, &fp.stored);
@@ -196,9 +229,26 @@ static int get_one(const char *path, const struct stat *st, void *data)
 		inode.xattr_len = fp.stored.len;
 	}
 	execfolio_resolve(&inode, &fp.policy);
-	/* Only the patched XFS answers; elsewhere there is nothing to add. */
-	if (ctx->privileged && !strcmp(fp.mnt.fstype, "xfs"))
-		fp.kernel_known = !execfolio_kernel_query(path, &fp.kernel);
+	if (ctx->privileged) {
+		ret = execfolio_applied_query(path, &fp.mnt, &fp.applied);
+		if (ret) {
+			err_msg("%s: %s: cannot ask %s which policy it applies: %s",
+				ctx->cmd, path,
+				strcmp(fp.mnt.fstype, "xfs") ?
+					"the execfoliofs daemon" :
+					"the kernel",
+				ret == -EBADMSG ? "malformed answer" :
+						  strerror(-ret));
+			return 1;
+		}
+	}
+	if (ctx->privileged && fp.applied.by == EXECFOLIO_APPLIED_BY_NONE) {
+		execfolio_not_applied_text(&fp.applied, &fp.mnt, fp.why,
+					   sizeof(fp.why));
+		if (fs_first_seen(st->st_dev))
+			err_msg("%s: %s: note: %s; no policy is in effect (0 none)",
+				ctx->cmd, path, fp.why);
+	}
 	if (ctx->privileged && fp.policy.xattr_invalid)
 		err_msg("%s: %s: stored %s is malformed; the kernel ignores it (fix it with '%s set')",
 			ctx->cmd, path, EXECFOLIO_XATTR, progname);
@@ -240,9 +290,15 @@ int cmd_get(int argc, char **argv)
 		return usage_error(ctx.cmd, "missing PATH");
 
 	ctx.privileged = execfolio_may_access_trusted();
-	if (!ctx.privileged)
-		err_msg("%s: cannot read %s without CAP_SYS_ADMIN, so the policy cannot be told: run as root",
-			ctx.cmd, EXECFOLIO_XATTR);
+	if (!ctx.privileged) {
+		char paths[PATH_MAX + 64];
+
+		err_msg("%s: %s: cannot read %s without CAP_SYS_ADMIN, so the policy cannot be told: run as root",
+			ctx.cmd,
+			paths_text(argv + optind, argc - optind, paths,
+				   sizeof(paths)),
+			EXECFOLIO_XATTR);
+	}
 	if (ctx.json) {
 		execfolio_json_init(&ctx.out, stdout);
 		execfolio_json_array(&ctx.out, NULL);

@@ -21,6 +21,7 @@
 struct scan_ctx {
 	const char *cmd;
 	bool json;
+	bool header_printed; /* with the first row: none when all failed */
 	struct execfolio_json out;
 };
 
@@ -39,7 +40,8 @@ static void scan_usage(void)
 	       "p_offset are congruent modulo 64K (contpte) and 2M (PMD), and the size\n"
 	       "`%s set auto` would apply: the largest of 2m, 64k and 16k at which\n"
 	       "the segments are congruent and the text is at least that size, else\n"
-	       "none. Files that are not ELF are listed as such; malformed ones fail.\n\n"
+	       "none (\"truncated\" when an executable segment runs past the end of the\n"
+	       "file). Files that are not ELF are listed as such; malformed ones fail.\n\n"
 	       "  -r, --recursive  visit regular files below directories\n"
 	       "                   (symlinks and special files below them are skipped)\n"
 	       "      --json       a JSON array, one object per file\n\n"
@@ -79,20 +81,29 @@ static void print_header(void)
 	       "CONTPTE", "PMD", "RECOMMENDED", "PATH");
 }
 
-static void print_row(const char *path, const struct execfolio_elf *elf)
+static void print_row(struct scan_ctx *ctx, const char *path,
+		      const struct execfolio_elf *elf)
 {
 	char text[32], size[EXECFOLIO_SIZE_STR];
+
+	if (!ctx->header_printed) {
+		print_header();
+		ctx->header_printed = true;
+	}
 
 	if (elf->type == EXECFOLIO_ELF_NONE) {
 		printf("%-14s %8s %8s %-7s %-3s %-11s %s\n", "not-elf", "-",
 		       "-", "-", "-", "none", path);
 		return;
 	}
+	/* Text past the end of the file: say why there is no size. */
 	printf("%-14s %8zu %8s %-7s %-3s %-11s %s\n",
 	       execfolio_elf_type_name(elf->type), elf->nsegments,
 	       human_bytes(elf->text_bytes, text, sizeof(text)),
 	       yes_no(elf, elf->contpte_ok), yes_no(elf, elf->pmd_ok),
-	       execfolio_format_size(elf->recommended, size), path);
+	       elf->npast_eof ? "truncated" :
+				execfolio_format_size(elf->recommended, size),
+	       path);
 }
 
 static void print_json(struct scan_ctx *ctx, const char *path,
@@ -122,6 +133,8 @@ static void print_json(struct scan_ctx *ctx, const char *path,
 	execfolio_json_u64(j, "text_bytes", elf->text_bytes);
 	execfolio_json_bool(j, "contpte_ok", elf->contpte_ok);
 	execfolio_json_bool(j, "pmd_ok", elf->pmd_ok);
+	/* Why a well-aligned file may be recommended none. */
+	execfolio_json_bool(j, "truncated", elf->npast_eof > 0);
 	execfolio_json_string(j, "recommended",
 			      execfolio_format_size(elf->recommended, size));
 	execfolio_json_end(j);
@@ -149,12 +162,12 @@ static int scan_one(const char *path, const struct stat *st, void *data)
 		}
 	}
 	if (elf.npast_eof)
-		err_msg("%s: %s: warning: %zu executable segment(s) reach beyond the end of the file (p_offset + p_filesz); the file is damaged or truncated",
+		err_msg("%s: %s: warning: %zu executable segment(s) reach beyond the end of the file (p_offset + p_filesz); the file is damaged or truncated, so no size is recommended for it",
 			ctx->cmd, path, elf.npast_eof);
 	if (ctx->json)
 		print_json(ctx, path, &elf);
 	else
-		print_row(path, &elf);
+		print_row(ctx, path, &elf);
 	execfolio_elf_free(&elf);
 	return 0;
 }
@@ -177,6 +190,7 @@ int cmd_scan(int argc, char **argv)
 	bool recursive = false;
 	int opt, i, status = EXIT_OK;
 
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+rh", scan_options, NULL)) !=
 	       -1) {
 		switch (opt) {
@@ -190,7 +204,7 @@ int cmd_scan(int argc, char **argv)
 			scan_usage();
 			return EXIT_OK;
 		default:
-			return usage_error(ctx.cmd, "unknown option");
+			return unknown_option(ctx.cmd, argv);
 		}
 	}
 	if (optind >= argc)
@@ -199,8 +213,6 @@ int cmd_scan(int argc, char **argv)
 	if (ctx.json) {
 		execfolio_json_init(&ctx.out, stdout);
 		execfolio_json_array(&ctx.out, NULL);
-	} else {
-		print_header();
 	}
 	for (i = optind; i < argc; i++)
 		if (scan_path(&ctx, argv[i], recursive) != EXIT_OK)

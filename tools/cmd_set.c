@@ -8,10 +8,13 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <execfolio/applied.h>
 #include <execfolio/elf.h>
+#include <execfolio/mount.h>
 #include <execfolio/policy.h>
 #include <execfolio/xattr.h>
 
@@ -44,7 +47,9 @@ static void set_usage(void)
 	       "SIZE is a power of two from 4k to 2m (4096..2097152, suffix k or m),\n"
 	       "or none (0) to opt a file out of the mount default. auto picks the\n"
 	       "size `%s scan` recommends for ELF executables and shared libraries\n"
-	       "and leaves other files alone. clear removes the xattr.\n\n"
+	       "and leaves other files alone. clear removes the xattr. Only XFS under a\n"
+	       "kernel with the execfolio series, and execfoliofs, apply the policy:\n"
+	       "elsewhere set still writes it, and warns once per file system.\n\n"
 	       "  -r, --recursive  visit regular files below directories\n"
 	       "  -n, --dry-run    say what would be done, change nothing\n"
 	       "  -v, --verbose    print each file changed\n"
@@ -68,8 +73,38 @@ static int pick_auto_size(struct set_ctx *ctx, const char *path, uint32_t *size)
 				elf.type == EXECFOLIO_ELF_DYN ?
 			execfolio_elf_recommend(&elf) :
 			0;
+	if (elf.npast_eof)
+		err_msg("%s: %s: warning: an executable segment runs past the end of the file (truncated or damaged); left alone",
+			ctx->cmd, path);
 	execfolio_elf_free(&elf);
 	return 0;
+}
+
+/*
+ * The attribute is written wherever the file system stores it (an image may
+ * be built from this tree), but a user who tags files where nothing reads
+ * the policy must hear that it changes nothing here: once per file system.
+ */
+static void warn_if_not_applied(struct set_ctx *ctx, const char *path)
+{
+	struct execfolio_applied applied;
+	struct execfolio_mount mnt;
+	char why[PATH_MAX + 256];
+	int ret;
+
+	ret = execfolio_mount_lookup(path, &mnt);
+	if (!ret)
+		ret = execfolio_applied_query(path, &mnt, &applied);
+	if (ret) {
+		err_msg("%s: %s: warning: cannot tell whether this system applies the policy: %s",
+			ctx->cmd, path, strerror(-ret));
+		return;
+	}
+	if (applied.by != EXECFOLIO_APPLIED_BY_NONE)
+		return;
+	err_msg("%s: %s: warning: %s; the attribute is stored, but it changes nothing on this system",
+		ctx->cmd, path,
+		execfolio_not_applied_text(&applied, &mnt, why, sizeof(why)));
 }
 
 static int set_one(const char *path, const struct stat *st, void *data)
@@ -114,31 +149,46 @@ static int set_one(const char *path, const struct stat *st, void *data)
 	ret = execfolio_xattr_set(path, size);
 	if (ret) {
 		err_msg("%s: %s: %s", ctx->cmd, path,
-			execfolio_xattr_strerror(ret));
+			execfolio_xattr_change_strerror(path, ret));
 		return 1;
 	}
 	if (ctx->verbose)
 		printf("%s: set %s\n", path, canon);
+	if (fs_first_seen(st->st_dev))
+		warn_if_not_applied(ctx, path);
 	return 0;
 }
 
 static int clear_one(const char *path, const struct stat *st, void *data)
 {
 	struct set_ctx *ctx = data;
+	struct execfolio_stored stored;
 	int ret;
 
 	if (ctx->dry_run) {
-		printf("%s: would clear\n", path);
+		/* Without the privilege every file looks bare: say "would". */
+		if (execfolio_may_access_trusted() &&
+		    !execfolio_xattr_get(path, &stored) && !stored.present)
+			printf("%s: would leave alone (has no policy xattr)\n",
+			       path);
+		else
+			printf("%s: would clear\n", path);
 		return 0;
 	}
 	ret = execfolio_xattr_remove(path);
-	if (ret) {
+	/* An immutable file refuses even a removal of nothing. */
+	if (ret == -EPERM && !execfolio_xattr_get(path, &stored) &&
+	    !stored.present)
+		ret = 0;
+	if (ret < 0) {
 		err_msg("%s: %s: %s", ctx->cmd, path,
-			execfolio_xattr_strerror(ret));
+			execfolio_xattr_change_strerror(path, ret));
 		return 1;
 	}
 	if (ctx->verbose)
-		printf("%s: cleared\n", path);
+		printf(ret ? "%s: cleared\n" :
+			     "%s: left alone (had no policy xattr)\n",
+		       path);
 	return 0;
 }
 
@@ -193,8 +243,13 @@ static int set_or_clear(int argc, char **argv, bool clear)
 
 	/* Fail once, before touching anything, rather than once per file. */
 	if (!ctx.dry_run && !execfolio_may_access_trusted()) {
-		err_msg("%s: changing %s needs CAP_SYS_ADMIN: run as root",
-			ctx.cmd, EXECFOLIO_XATTR);
+		char paths[PATH_MAX + 64];
+
+		err_msg("%s: %s: changing %s needs CAP_SYS_ADMIN: run as root (nothing was changed)",
+			ctx.cmd,
+			paths_text(argv + optind, argc - optind, paths,
+				   sizeof(paths)),
+			EXECFOLIO_XATTR);
 		return EXIT_FAILED;
 	}
 	return walk_paths(ctx.cmd, argv + optind, argc - optind, recursive,

@@ -73,7 +73,12 @@ static void print_table(const struct execfolio_stat *st)
 		 st->pmd_size / 1024);
 	print_row(label, st->pmd_mapped_bytes, text);
 	print_row("cont-aligned-64kB", st->cont_aligned_64k_bytes, text);
-	print_row("cont-eligible-64kB", st->cont_eligible_64k_bytes, text);
+	/*
+	 * Whole 64K blocks of address space, resident pages or not: no part
+	 * of the text, so no share of it (it may exceed the text).
+	 */
+	printf("%-26s %12" PRIu64 " kB  %6s\n", "cont-eligible-64kB",
+	       st->cont_eligible_64k_bytes / 1024, "blocks");
 	if (st->cont_eligible_64k_bytes)
 		printf("cont-aligned share: %.1f%% of the 64K blocks with resident text\n",
 		       100.0 * (double)st->cont_aligned_64k_bytes /
@@ -147,6 +152,7 @@ int cmd_stat(int argc, char **argv)
 	char err[512];
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+jc:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
@@ -161,8 +167,14 @@ int cmd_stat(int argc, char **argv)
 		case 'h':
 			stat_usage(stdout);
 			return EXIT_OK;
+		case '?':
+			if (optopt == 'c' || optopt == 'p')
+				return usage_error(
+					"stat", "option '%s' needs an argument",
+					argv[optind - 1]);
+			return unknown_option("stat", argv);
 		default:
-			return usage_error("stat", "unknown option");
+			return unknown_option("stat", argv);
 		}
 	}
 	from_cgroup = cgroup != NULL;

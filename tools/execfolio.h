@@ -6,8 +6,10 @@
 #define EXECFOLIO_TOOL_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
 
-/* Exit statuses (DESIGN.md section 5). */
+/* Exit statuses (DESIGN.md section 7.4). */
 #define EXIT_OK 0
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
@@ -29,5 +31,14 @@ int usage_error(const char *cmd, const char *fmt, ...)
 
 /* The usage error for what getopt_long() just refused. */
 int unknown_option(const char *cmd, char **argv);
+
+/*
+ * @paths as a message names them: "PATH" for one, "PATH (and N other
+ * paths)" for more, into @buf of @len bytes. Returns @buf.
+ */
+const char *paths_text(char **paths, int npaths, char *buf, size_t len);
+
+/* True the first time a file of file system @dev is met in this run. */
+bool fs_first_seen(dev_t dev);
 
 #endif /* EXECFOLIO_TOOL_H */

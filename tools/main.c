@@ -60,6 +60,16 @@ int unknown_option(const char *cmd, char **argv)
 	return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
+const char *paths_text(char **paths, int npaths, char *buf, size_t len)
+{
+	if (npaths <= 1)
+		snprintf(buf, len, "%s", npaths ? paths[0] : "");
+	else
+		snprintf(buf, len, "%s (and %d other path%s)", paths[0],
+			 npaths - 1, npaths > 2 ? "s" : "");
+	return buf;
+}
+
 static void usage(FILE *out)
 {
 	size_t i;

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Sizes at which segment alignment matters (DESIGN.md section 5). */
+/* Sizes at which segment alignment matters (DESIGN.md section 7.2). */
 #define EXECFOLIO_CONTPTE_SIZE (64u << 10)
 #define EXECFOLIO_PMD_SIZE (2u << 20)
 /* Smallest size execfolio_elf_recommend() proposes (16K-page contpte). */
@@ -88,7 +88,8 @@ const char *execfolio_elf_type_name(enum execfolio_elf_type type);
  * and p_offset are congruent modulo that size and the total p_filesz of the
  * executable segments is at least that size. 0 (none) for files that are
  * not ELF, relocatable or core files (type EXECFOLIO_ELF_OTHER), files
- * without executable segments, and text smaller than 16K.
+ * without executable segments, text smaller than 16K, and files with an
+ * executable segment past their end (npast_eof: truncated or damaged).
  */
 uint32_t execfolio_elf_recommend(const struct execfolio_elf *elf);
 

@@ -18,7 +18,7 @@
 /* Folio orders counted; 2M on 4K pages is order 9, 512M on 64K pages 13. */
 #define EXECFOLIO_MAX_ORDER 20
 
-/* The headline block: 64K of virtual address space (DESIGN.md section 8). */
+/* The headline block: 64K of virtual address space (DESIGN.md section 2.10). */
 #define EXECFOLIO_CONT_BLOCK 65536
 
 /*
@@ -53,7 +53,8 @@ struct execfolio_stat {
 	 * executable file mapping: eligible when a page is resident, aligned
 	 * when all pages are resident, physically contiguous, 64K-aligned and
 	 * in one folio (what one arm64 contpte entry needs). With 64K pages a
-	 * block is one page.
+	 * block is one page. Eligible bytes are whole blocks, resident or not,
+	 * so they are no part of text_bytes and may exceed it.
 	 */
 	uint64_t cont_eligible_64k_bytes;
 	uint64_t cont_aligned_64k_bytes;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The exec folio policy: size syntax and resolution (DESIGN.md section 1).
+ * The exec folio policy: size syntax and resolution (DESIGN.md section 2).
  *
  * This header is the one definition of the xattr name, the size grammar and
  * its limits. The kernel series mirrors it in kernel C; tests/vectors/ holds

@@ -36,7 +36,10 @@ int execfolio_xattr_get(const char *path, struct execfolio_stored *stored);
 /* Write the canonical form of @size (0 writes "none"). Returns 0 or -errno. */
 int execfolio_xattr_set(const char *path, uint32_t size);
 
-/* Remove the policy xattr; absent is not an error. Returns 0 or -errno. */
+/*
+ * Remove the policy xattr. Returns 1 when one was removed, 0 when there was
+ * none (not an error), or -errno.
+ */
 int execfolio_xattr_remove(const char *path);
 
 /*
@@ -44,5 +47,14 @@ int execfolio_xattr_remove(const char *path);
  * the policy xattr and what to do ("needs CAP_SYS_ADMIN: run as root", ...).
  */
 const char *execfolio_xattr_strerror(int err);
+
+/*
+ * Like execfolio_xattr_strerror() for an errno from changing the xattr of
+ * @path, telling the causes of EPERM apart: an immutable or append-only
+ * file (chattr +i/+a) refuses every xattr change, even root's; only when
+ * the file is neither does EPERM mean a missing CAP_SYS_ADMIN, or, with
+ * the capability, a refusal by a security module.
+ */
+const char *execfolio_xattr_change_strerror(const char *path, int err);
 
 #endif /* EXECFOLIO_XATTR_H */

@@ -46,6 +46,9 @@ static void check_result(const struct execfolio_elf *elf)
 		abort();
 	if (elf->recommended != execfolio_elf_recommend(elf))
 		abort();
+	/* Text past the end of the file gets no size. */
+	if (elf->npast_eof && elf->recommended)
+		abort();
 	if (elf->recommended && (!execfolio_size_valid(elf->recommended) ||
 				 elf->recommended > elf->text_bytes))
 		abort();

@@ -11,7 +11,7 @@ why=$(xfs_unavailable)
 command -v getfattr > /dev/null || skip_all "getfattr (package attr) not installed"
 xfs_scratch_mount || skip_all "cannot mount an XFS loop device"
 
-plan 11
+plan 15
 
 M=$SCRATCH_MNT
 H=$SCRATCH_DIR/hook
@@ -55,6 +55,31 @@ want=$("$BIN/execfolio" scan --json "$M/usr/bin/foo" | jq -r '.[0].recommended')
 got=$(raw "$M/usr/bin/foo"); [ -n "$got" ] || got=none
 check_eq "auto rule applies the recommendation" "$want" "$got"
 if has "$M/usr/lib/libother.so.1"; then not_ok "untouched package left alone"; else ok "untouched package left alone"; fi
+
+# Merged /usr: dpkg lists $M/bin/tool and $M/lib/libbar.so.1 (symlinked
+# directories) for files the rules name under $M/usr; a file listed under
+# both names is tagged once.
+ln -s usr/bin "$M/bin"
+ln -s usr/lib "$M/lib"
+cp /bin/ls "$M/usr/bin/tool"
+cp "$libc" "$M/usr/lib/libbar.so.1"
+cp /bin/ls "$M/usr/bin/both"
+want=$("$BIN/execfolio" scan --json "$M/usr/bin/tool" | jq -r '.[0].recommended')
+printf '%s\n' "$M/bin" "$M/bin/tool" "$M/lib/libbar.so.1" "$M/bin/both" \
+	"$M/usr/bin/both" > "$H/admin/info/merged.list"
+"$HOOK" pre
+sleep 1.1
+touch "$H/admin/info/merged.list"
+out=$("$HOOK" post 2> /dev/null)
+got=$(raw "$M/usr/bin/tool"); [ -n "$got" ] || got=none
+check_eq "merged /usr: a /usr/bin/* auto rule tags the file dpkg lists as /bin/tool ($want)" \
+	"$want" "$got"
+check_eq "merged /usr: a /usr/lib/*.so* rule tags /lib/libbar.so.1" "64k" \
+	"$(raw "$M/usr/lib/libbar.so.1")"
+check_eq "... set on the resolved path" "$M/usr/lib/libbar.so.1: set 64k" \
+	"$(echo "$out" | grep libbar)"
+check_eq "a file listed under two names is set once" 1 \
+	"$(echo "$out" | grep -c "$M/usr/bin/both")"
 
 # Nothing changed since: a second post does nothing.
 "$BIN/execfolio" clear "$M/usr/lib/libfoo.so.1"

@@ -15,7 +15,7 @@ values=$("$HELPERS/vectors_mount" --list-mounts "$VEC") || {
 	echo "not ok 1 - cannot load $VEC"
 	exit 1
 }
-plan $((1 + $(echo "$values" | wc -l) + 9))
+plan $((1 + $(echo "$values" | wc -l) + 15))
 efs_setup
 
 # vectors_check NAME MOUNT_VALUE|-: helper output as diagnostics
@@ -60,6 +60,24 @@ check_eq "the xattr is stored on the backing file" "2m" \
 setfattr -x trusted.exec_folio_size "$M/prog"
 chmod 755 "$M/prog"
 check_eq "removing it falls back to the mount default" "64k mount" "$(policy)"
+
+# execfolio get reports what the daemon applies, from its virtual attribute.
+EF=$BIN/execfolio
+check_eq "execfolio get: the daemon's mount default" "$M/prog 64k mount" \
+	"$("$EF" get "$M/prog" 2>&1)"
+check_eq "execfolio get -v: applied by the daemon, its default unknown to mountinfo" \
+	"$M/prog 64k mount stored=- mount_default=? fs=fuse.execfoliofs applied_by=daemon" \
+	"$("$EF" get -v "$M/prog" 2>&1)"
+err=$("$EF" set 16k "$M/prog" 2>&1); rc=$?
+check_eq "execfolio set through the mount: exit 0, no warning" "0 " "$rc $err"
+check_eq "execfolio get --json: the xattr the daemon applies" "16k xattr daemon 16k" \
+	"$("$EF" get --json "$M/prog" | jq -r '.[0] | "\(.size) \(.source) \(.applied_by) \(.stored)"')"
+"$EF" set none "$M/prog"
+check_eq "execfolio get: an opt-out" "$M/prog 0 xattr" "$("$EF" get "$M/prog" 2>&1)"
+"$EF" clear "$M/prog"
+chmod 644 "$M/prog"
+check_eq "execfolio get: not executable, no xattr" "$M/prog 0 none" "$("$EF" get "$M/prog" 2>&1)"
+chmod 755 "$M/prog"
 check "the virtual attributes are read-only" \
 	sh -c "! setfattr -n trusted.execfoliofs.policy -v 2m '$M/prog' 2>/dev/null"
 # A file the daemon creates is resolved without reading its xattrs; one

@@ -5,7 +5,7 @@
 # where the documentation says, and apt can parse the hook.
 . "$TOP/tests/lib.sh"
 
-plan 6
+plan 7
 
 dest=$(mktemp -d /tmp/execfolio-install.XXXXXX)
 trap 'rm -rf "$dest"' EXIT
@@ -27,6 +27,10 @@ check_eq "apt parses both hook lines" 2 "$hook"
 case $(cat "$dest/etc/apt/apt.conf.d/99execfolio") in
 *"/usr/libexec/execfolio/dpkg-reapply post"*) ok "hook names the installed script" ;;
 *) not_ok "hook names the installed script" ;;
+esac
+case $(cat "$dest/etc/apt/apt.conf.d/99execfolio") in
+*"EXECFOLIO=/usr/bin/execfolio EXECFOLIO_CONF=/etc/execfolio/reapply.conf /usr/libexec"*) ok "hook names the installed execfolio and rules" ;;
+*) not_ok "hook names the installed execfolio and rules" ;;
 esac
 check "man pages format without warnings" sh -c \
 	"for p in $dest/usr/share/man/man*/*; do MANWIDTH=80 man --warnings -l \"\$p\" 2>&1 >/dev/null | grep . && exit 1; done; exit 0"

@@ -15,7 +15,7 @@ command -v setpriv > /dev/null || skip_all "setpriv not installed"
 W=$(mktemp -d /tmp/mkfs-errors.XXXXXX)
 chmod 755 "$W"
 trap 'rm -rf "$W"' EXIT
-plan 52
+plan 56
 
 S=$W/src
 mkdir -p "$S"
@@ -35,6 +35,13 @@ check_fails "--rule with a bad size" 2 "$MKFS" --rule 'true=4m' "$S" "$W/out/img
 check_fails "--size below 300m" 2 "$MKFS" --size 100m "$S" "$W/out/img"
 check_fails "--size garbage" 2 "$MKFS" --size 1x "$S" "$W/out/img"
 check_fails "SOURCE_DIR missing" 1 "$MKFS" "$W/nonexistent" "$W/out/img"
+# One line says what is wrong, one points to --help: nothing twice.
+for opt in "--rule true" "--rule true=4m" "--size 100m" "--size 1x"; do
+	# shellcheck disable=SC2086
+	err=$("$MKFS" $opt "$S" "$W/out/img" 2>&1 >/dev/null)
+	check_eq "$opt: one error line and the --help hint" \
+		"1 1" "$(echo "$err" | grep -vc '^Try ') $(echo "$err" | grep -c '^Try ')"
+done
 no_image "usage errors"
 
 echo precious > "$W/out/img"

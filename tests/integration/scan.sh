@@ -25,7 +25,7 @@ for f in /usr/aarch64-linux-gnu/lib/libc.so.6 /lib32/libc.so.6 \
 done
 nreal=$(echo $REAL | wc -w)
 
-plan $((18 + 3 * nreal))
+plan $((24 + 3 * nreal))
 
 # Executable PT_LOAD segments as readelf sees them: "offset vaddr filesz
 # align" in decimal, one per line.
@@ -112,12 +112,18 @@ row=$("$EF" scan /bin/ls | awk 'NR == 2 { print $1, $NF }')
 check_eq "the table lists /bin/ls as an executable" "executable /bin/ls" "$row"
 
 # Built images: ELF64 big-endian with the count behind PN_XNUM, and an
-# ELF32 little-endian one with two congruent text segments.
+# ELF32 little-endian one with two congruent text segments. The corpus
+# holds their headers only: extended (sparsely) past their text, they are
+# whole files.
+for f in xnum-64be pie-two-32le; do
+	cp "$CORPUS/$f" "$T/$f"
+	truncate -s 4M "$T/$f"
+done
 check_eq "ELF64 big-endian, PN_XNUM: contpte, pmd, 2m" "true true 2m" \
-	"$("$EF" scan --json "$CORPUS/xnum-64be" 2> /dev/null |
+	"$("$EF" scan --json "$T/xnum-64be" |
 		jq -r '.[0] | "\(.contpte_ok) \(.pmd_ok) \(.recommended)"')"
 check_eq "ELF32 little-endian: two executable segments" "2 2m" \
-	"$("$EF" scan --json "$CORPUS/pie-two-32le" 2> /dev/null |
+	"$("$EF" scan --json "$T/pie-two-32le" |
 		jq -r '.[0] | "\(.exec_segments | length) \(.recommended)"')"
 
 printf '#!/bin/sh\necho not an ELF file\n' > "$T/script.sh"
@@ -135,9 +141,30 @@ case "$rc:$err" in
 esac
 check "the JSON stays valid and lists the good file when another fails" \
 	jq -e 'length == 1 and .[0].elf == false' "$T/mixed.json"
+check_eq "no table header when every file failed" "" \
+	"$("$EF" scan "$T/cut.elf" "$T/missing" 2> /dev/null)"
+
+# Headers intact, text cut short: listed, but no size for a damaged file.
+head -c 20000 /bin/ls > "$T/short.elf"
+err=$("$EF" scan --json "$T/short.elf" 2>&1 > "$T/short.json")
+rc=$?
+check_eq "text past the end of the file: exit 0, truncated, recommended none" \
+	"0 true none" "$rc $(jq -r '.[0] | "\(.truncated) \(.recommended)"' "$T/short.json")"
+case $err in
+*"$T/short.elf"*"beyond the end of the file"*"no size is recommended"*) ok "... and stderr says why" ;;
+*) not_ok "... and stderr says why"; diag "$err" ;;
+esac
+check_eq "... the table's RECOMMENDED column says truncated" "truncated" \
+	"$("$EF" scan "$T/short.elf" 2> /dev/null | awk 'NR == 2 { print $6 }')"
+check_eq "a whole file is not truncated" "false" \
+	"$("$EF" scan --json /bin/ls | jq -r '.[0].truncated')"
 
 check_fails "no PATH is a usage error (exit 2)" 2 "$EF" scan
 check_fails "an unknown option is a usage error (exit 2)" 2 "$EF" scan --frobnicate /bin/ls
+err=$("$EF" scan -x /bin/ls 2>&1 > /dev/null)
+check_eq "an unknown option is said once, with the --help hint" \
+	"execfolio scan: unknown option '-x'|Try 'execfolio scan --help'." \
+	"$(echo "$err" | paste -sd '|')"
 
 # A tree: -r visits regular files, lists empty ones as not ELF, and skips
 # symlinks (to directories too) and FIFOs.

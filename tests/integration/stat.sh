@@ -15,7 +15,7 @@ execfolio=$BIN/execfolio
 holder=${BIN%/bin}/obj/bench/text-holder
 [ -x "$holder" ] || { echo "1..1"; not_ok "text holder $holder not built"; exit 1; }
 
-plan 12
+plan 16
 
 pids=
 cleanup() {
@@ -97,6 +97,34 @@ fi
 check_fails "a PID that does not exist fails naming it" 1 \
 	"$execfolio" stat 2147483646
 check_fails "no PID is a usage error" 2 "$execfolio" stat
+err=$("$execfolio" stat -1 2>&1 >/dev/null)
+check_eq "an unknown option is said once, with the --help hint" \
+	"execfolio stat: unknown option '-1'|Try 'execfolio stat --help'." \
+	"$(echo "$err" | paste -sd '|')"
+
+# The table: every percentage is a share of the text; the eligible 64K
+# blocks are address space (resident or not), given in kB only.
+table=$("$execfolio" stat "$pid")
+check_eq "no row of the table exceeds 100% of the text" "" \
+	"$(echo "$table" | awk '$3 == "kB" && $4 ~ /%$/ && $4 + 0 > 100')"
+check_eq "cont-eligible-64kB is given in kB, not as a share of the text" "kB blocks" \
+	"$(echo "$table" | awk '$1 == "cont-eligible-64kB" { print $3, $4 }')"
+
+# Root that may not read kpageflags (a copy owned by another user, and no
+# CAP_DAC_OVERRIDE): the file, the errno, and no advice to become root.
+mkdir "$SCRATCH_DIR/proc"
+: > "$SCRATCH_DIR/proc/kpageflags"
+chown 65534 "$SCRATCH_DIR/proc/kpageflags"
+chmod 0400 "$SCRATCH_DIR/proc/kpageflags"
+err=$(setpriv --bounding-set=-dac_override,-dac_read_search \
+	"$execfolio" stat --proc "$SCRATCH_DIR/proc" "$pid" 2>&1 >/dev/null)
+rc=$?
+case "$rc:$err" in
+*"run as root"*) not_ok "root refused kpageflags: the file and the errno, not 'run as root'"; diag "$rc: $err" ;;
+1:"execfolio: stat: cannot open $SCRATCH_DIR/proc/kpageflags: Permission denied (EACCES); the process runs as root but lacks"*)
+	ok "root refused kpageflags: the file and the errno, not 'run as root'" ;;
+*) not_ok "root refused kpageflags: the file and the errno, not 'run as root'"; diag "$rc: $err" ;;
+esac
 check_fails "a cgroup directory that does not exist fails" 1 \
 	"$execfolio" stat --cgroup "$SCRATCH_DIR/nonexistent"
 if command -v setpriv >/dev/null; then

@@ -57,6 +57,8 @@ uint8_t *test_elf_build(const struct test_elf *spec, size_t *len)
 	uint16_t phnum;
 	size_t i;
 
+	if (spec->file_size > total)
+		total = spec->file_size;
 	w.buf = calloc(1, total);
 	if (!w.buf)
 		abort();

@@ -40,12 +40,18 @@ struct test_elf {
 	uint64_t shoff;
 	bool set_sh_info;
 	uint32_t sh_info;
+	/*
+	 * Zeros after the headers up to this many bytes, so that segments lie
+	 * inside the "file"; 0 for the headers alone.
+	 */
+	size_t file_size;
 };
 
 /*
  * Returns a malloc'd image of exactly the headers (ELF header, program
- * headers, section header 0 with xnum) and stores its length in *@len.
- * Aborts on allocation failure.
+ * headers, section header 0 with xnum), padded with zeros to file_size
+ * when that is larger, and stores its length in *@len. Aborts on
+ * allocation failure.
  */
 uint8_t *test_elf_build(const struct test_elf *spec, size_t *len);
 

@@ -128,13 +128,25 @@ static void test_all_variants_pie(void **state)
 		assert_int_equal(elf.segments[1].filesz, 0x22000);
 		assert_int_equal(elf.segments[1].align, 0x10000);
 		assert_int_equal(elf.text_bytes, 0x322000);
-		/* Headers only: every segment lies beyond this "file". */
+		/*
+		 * Headers only: every segment lies beyond this "file", which
+		 * is damaged, so no size is recommended for it.
+		 */
 		assert_int_equal(elf.npast_eof, 2);
 		assert_true(elf.contpte_ok);
 		assert_true(elf.pmd_ok);
+		assert_int_equal(elf.recommended, 0);
+		assert_int_equal(execfolio_elf_recommend(&elf), 0);
+		execfolio_elf_free(&elf);
+
+		/* The whole file: its text decides. */
+		spec.file_size = 0x310000 + 0x22000;
+		parse_ok(&spec, &elf);
+		assert_int_equal(elf.npast_eof, 0);
 		assert_int_equal(elf.recommended, M(2));
 		assert_int_equal(execfolio_elf_recommend(&elf), M(2));
 		execfolio_elf_free(&elf);
+		spec.file_size = 0;
 
 		/* Without PT_INTERP the same file is a library. */
 		spec.phdrs = phdrs + 1;
@@ -166,10 +178,12 @@ static void one_segment(unsigned int v, uint64_t delta, uint64_t filesz,
 		.e_type = ET_DYN,
 		.phdrs = phdrs,
 		.nphdrs = 2,
+		.file_size = 0x1000 + filesz,
 	};
 
 	parse_ok(&spec, elf);
 	assert_int_equal(elf->nsegments, 1);
+	assert_int_equal(elf->npast_eof, 0);
 }
 
 static void test_congruence_and_recommendation(void **state)
@@ -232,6 +246,7 @@ static void test_several_segments(void **state)
 		.elf_class = 64,
 		.e_type = ET_EXEC,
 		.phdrs = phdrs,
+		.file_size = M(4),
 	};
 	struct execfolio_elf elf;
 
@@ -537,6 +552,38 @@ static void test_segments_past_eof(void **state)
 	assert_int_equal(elf.npast_eof, 3);
 	/* The sum saturates instead of wrapping. */
 	assert_int_equal(elf.text_bytes, UINT64_MAX);
+	/* A damaged file gets no size, however its segments are aligned. */
+	assert_int_equal(elf.recommended, 0);
+	execfolio_elf_free(&elf);
+}
+
+/* Text that runs one page past the end spoils an otherwise perfect file. */
+static void test_truncated_text_gets_no_size(void **state)
+{
+	const struct test_phdr phdrs[] = {
+		{ PT_LOAD, PF_R | PF_X, 0x1000, 0x1000, K(64), 0x1000 },
+	};
+	struct test_elf spec = {
+		.elf_class = 64,
+		.e_type = ET_EXEC,
+		.phdrs = phdrs,
+		.nphdrs = 1,
+		.file_size = 0x1000 + K(64),
+	};
+	struct execfolio_elf elf;
+
+	parse_ok(&spec, &elf);
+	assert_int_equal(elf.npast_eof, 0);
+	assert_int_equal(elf.recommended, K(64));
+	execfolio_elf_free(&elf);
+
+	spec.file_size = K(64);
+	parse_ok(&spec, &elf);
+	assert_int_equal(elf.npast_eof, 1);
+	assert_true(elf.segments[0].past_eof);
+	assert_true(elf.contpte_ok);
+	assert_int_equal(elf.recommended, 0);
+	assert_int_equal(execfolio_elf_recommend(&elf), 0);
 	execfolio_elf_free(&elf);
 }
 
@@ -767,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_headers),
 		cmocka_unit_test(test_bad_identification),
 		cmocka_unit_test(test_segments_past_eof),
+		cmocka_unit_test(test_truncated_text_gets_no_size),
 		cmocka_unit_test(test_file_errors),
 		cmocka_unit_test(test_large_file_reads_headers_only),
 		cmocka_unit_test(test_real_executable),

@@ -11,11 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <linux/fs.h>
 #include <cmocka.h>
 
 #include <execfolio/xattr.h>
@@ -78,10 +80,10 @@ static void test_set_get_remove(void **state)
 	assert_int_equal(len, 4);
 	assert_memory_equal(raw, "none", 4);
 
-	assert_int_equal(execfolio_xattr_remove(file), 0);
+	assert_int_equal(execfolio_xattr_remove(file), 1);
 	assert_int_equal(execfolio_xattr_get(file, &stored), 0);
 	assert_false(stored.present);
-	/* Removing what is not there is fine. */
+	/* Removing what is not there is fine, and told apart. */
 	assert_int_equal(execfolio_xattr_remove(file), 0);
 }
 
@@ -108,7 +110,46 @@ static void test_oversized_value(void **state)
 	assert_int_equal(execfolio_xattr_get(file, &stored), -E2BIG);
 	assert_true(stored.present);
 	assert_int_equal(stored.len, sizeof(big));
-	assert_int_equal(execfolio_xattr_remove(file), 0);
+	assert_int_equal(execfolio_xattr_remove(file), 1);
+}
+
+static int set_inode_flags(int flags)
+{
+	int fd = open(file, O_RDONLY), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = ioctl(fd, FS_IOC_SETFLAGS, &flags);
+	close(fd);
+	return ret;
+}
+
+/* EPERM from an immutable file is no missing capability, even as root. */
+static void test_immutable_file(void **state)
+{
+	const char *msg;
+
+	need_root();
+	if (set_inode_flags(FS_IMMUTABLE_FL))
+		skip(); /* a tmpfs without chattr (Linux < 6.0) */
+	assert_int_equal(execfolio_xattr_set(file, 64 << 10), -EPERM);
+	assert_int_equal(execfolio_xattr_remove(file), -EPERM);
+	msg = execfolio_xattr_change_strerror(file, -EPERM);
+	assert_non_null(strstr(msg, "immutable (chattr +i)"));
+	assert_null(strstr(msg, "CAP_SYS_ADMIN"));
+
+	assert_int_equal(set_inode_flags(FS_APPEND_FL), 0);
+	assert_int_equal(execfolio_xattr_set(file, 64 << 10), -EPERM);
+	assert_non_null(strstr(execfolio_xattr_change_strerror(file, -EPERM),
+			       "append-only (chattr +a)"));
+
+	/* Neither flag, and the capability: not a capability problem. */
+	assert_int_equal(set_inode_flags(0), 0);
+	assert_null(strstr(execfolio_xattr_change_strerror(file, -EPERM),
+			   "need CAP_SYS_ADMIN"));
+	/* Other errors read as before. */
+	assert_string_equal(execfolio_xattr_change_strerror(file, -EROFS),
+			    execfolio_xattr_strerror(-EROFS));
 }
 
 static void test_errors(void **state)
@@ -134,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_set_get_remove),
 		cmocka_unit_test(test_invalid_size_not_written),
 		cmocka_unit_test(test_oversized_value),
+		cmocka_unit_test(test_immutable_file),
 		cmocka_unit_test(test_errors),
 	};
 

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The vm-faults tier: allocation failure, memory pressure, bad input,
-# privilege and the debug options of the test kernels (issue 5).
+# privilege and the debug options of the test kernels.  The policy must
+# degrade and never fail when large folios cannot be had (DESIGN.md section
+# 2.6), refuse every value it cannot parse, and stay root's to change; the
+# debug options are what make a locking or VM mistake visible.
 #
 #   make check-vm-faults          host: the test kernels' .config has the
 #                                 debug and fault injection options; guest:
@@ -56,7 +59,7 @@ check-vm-faults: $(VECSTAGE)
 # KASAN (arm64 only: the in-guest suite, with its fault injection, bad
 # input and concurrency tests, under the address sanitizer; about twice
 # as slow as the test kernel, hence the longer VM timeout), x86_64's
-# vm-robust and every patch built on its own; see DESIGN.md section 8.
+# vm-robust and every patch built on its own; see DESIGN.md section 10.2.
 # Ends with the summary line, like make check.
 check-full: deps-check
 	@rm -rf $(RESULTS)

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The robustness tier: data integrity and concurrency of files cached under
-# the exec folio policy, in the arm64 and x86_64 test kernels (issue 5).
+# the exec folio policy, in the arm64 and x86_64 test kernels.  The series
+# changes how the page cache of ordinary files is filled and lets the
+# preferred order change under live mappings, so it must be shown never to
+# cost data, under random I/O or under policy changes racing exec and mmap.
 #
 #   make check-vm-robust        each test kernel (ROBUST_ARCHES, arm64 by
 #                               default) boots once and runs

@@ -4,7 +4,7 @@
 # A static program with several MB of text, all of it executed in a
 # scrambled order (tests/vm/gen-bigprog.py), run from the XFS test disk
 # (tests/vm/suite-disk.sh) under the 64k mount default: its cont-aligned
-# share (DESIGN.md section 8) is at least 98%.  The same program opted out
+# share (DESIGN.md section 2.10) is at least 98%.  The same program opted out
 # (xattr none) is the baseline.  Bytes read from the disk and page-cache
 # growth of both runs are reported.
 . /tests/vmlib.sh
@@ -35,7 +35,7 @@ check "bigprog.none: fewer cont-aligned bytes than tagged" \
 	test "$(json_u64 /tmp/none.json cont_aligned_64k_bytes)" -lt \
 	"$(json_u64 /tmp/tagged.json cont_aligned_64k_bytes)"
 # The policy must not read more than stock read-around (DESIGN.md
-# section 4); 10% slack for metadata and what else a run reads.
+# section 6.2); 10% slack for metadata and what else a run reads.
 check "bigprog: read no more from disk than untagged (+10%)" \
 	test "$tagged_read" -le $((none_read + none_read / 10))
 

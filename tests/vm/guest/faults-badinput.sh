@@ -23,7 +23,7 @@ inputs=/tmp/badinput.values
 sed -n 's/^parse \(.*\) -> EINVAL$/\1/p' /tests/policy.vec |
 	sed -e 's/^"\(.*\)"$/\1/' >$inputs
 from_vectors=$(wc -l <$inputs)
-# More that the vectors do not have: unit spellings DESIGN section 1 does
+# More that the vectors do not have: unit spellings DESIGN.md section 2.2 does
 # not allow, other signs and words, bounds, UTF-8, very long values.
 cat >>$inputs <<'EOF'
 64kB

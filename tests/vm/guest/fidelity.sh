@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The fidelity of execfoliofs's report (DESIGN.md section 6): Debian's
+# The fidelity of execfoliofs's report (DESIGN.md section 8.4): Debian's
 # sqlite3 running tests/vm/fidelity-workload.sql, a program and workload
 # the simulator was not tuned on, from the disk of tests/vm/fidelity-disk.sh.
 #

@@ -13,7 +13,7 @@
 state() { vmhelper state "$1"; }
 
 # Share (percent) of the text of running PID in folios of 64K or more, and
-# its cont-aligned share (DESIGN.md section 8), from execfolio stat.
+# its cont-aligned share (DESIGN.md section 2.10), from execfolio stat.
 measure() { # PID -> "BIG64 CONT TEXT"
 	execfolio stat --json "$1" | tr -d '{}"' | tr ',' '\n' | awk -F: '
 		$1 == "text_bytes" { text = $2 }

@@ -110,16 +110,23 @@ all: $(BIN)/execfolio
 # `make demo` use. Installed only when something is missing.
 DEPS_PKGS := build-essential pkg-config clang llvm libclang-rt-14-dev \
 	clang-format libcmocka-dev libfuse3-dev fuse3 liburcu-dev xfsprogs attr \
-	python3 python3-numpy jq util-linux kmod \
+	python3 python3-numpy python3-ply jq util-linux kmod \
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio ccache rsync \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libfuse3-dev:arm64 liburcu-dev:arm64 \
 	qemu-system-arm qemu-system-x86 busybox-static gnuplot-nox
 
+# Linux 7.3, the kernel the series is written for, is not in Debian 12's
+# suites: its source tarball comes from trixie-backports through a private
+# apt configuration, leaving the system's apt sources as they are.
+KERNEL_SOURCE_7.3 := linux-source-7.3 trixie-backports /usr/src/linux-source-7.3.tar.xz
+
 deps:
 	@$(TOP)/dist/install-deps $(DEPS_PKGS)
+	@$(TOP)/dist/fetch-kernel-source $(KERNEL_SOURCE_7.3)
 
 deps-check:
 	@$(TOP)/dist/install-deps --if-missing $(DEPS_PKGS)
+	@$(TOP)/dist/fetch-kernel-source --if-missing $(KERNEL_SOURCE_7.3)
 
 # --- install --------------------------------------------------------------------
 install: all

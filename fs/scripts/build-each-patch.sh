@@ -10,8 +10,8 @@ set -eu
 arch=${1:-arm64}
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
-tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-src=${KERNEL_BUILD:-$top/build/kernel}/$arch-each
+. "$here/scripts/kbase.sh"
+src=${KERNEL_BUILD:-$top/build/kernel}/$kbase-$arch-each
 jobs=${JOBS:-2}
 case $arch in
 arm64) cross=aarch64-linux-gnu- target=Image ;;
@@ -19,7 +19,8 @@ x86_64) cross= target=bzImage ;;
 *) echo "build-each-patch: unknown ARCH '$arch'" >&2; exit 1 ;;
 esac
 fragments="$here/config/common.config $here/config/$arch.config $here/config/test.config"
-patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/series")
+[ ! -r "$here/config/test-$kbase.config" ] || fragments="$fragments $here/config/test-$kbase.config"
+patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series_dir/series")
 
 rm -rf "$src"
 mkdir -p "$src"
@@ -32,7 +33,7 @@ export KBUILD_BUILD_TIMESTAMP="1970-01-01"
 export KBUILD_BUILD_USER=execfolio KBUILD_BUILD_HOST=execfolio
 export CCACHE_BASEDIR="$src"
 for p in $patches; do
-	patch -d "$src" -p1 --fuzz=0 -N -s <"$here/patches/$p"
+	patch -d "$src" -p1 --fuzz=0 -N -s <"$series_dir/patches/$p"
 	start=$(date +%s)
 	if make -C "$src" -s -j"$jobs" ARCH="$arch" CROSS_COMPILE="$cross" \
 		CC="ccache ${cross}gcc" HOSTCC="ccache gcc" "$target" \

@@ -1,14 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Build an execfolio kernel from Debian's linux-source-6.12 tarball.
+# Build an execfolio kernel from Debian's kernel source tarball: KBASE=7.3
+# (the default: linux-source-7.3, fs/series) or KBASE=6.12 (linux-source-6.12,
+# the backport in fs/backport-6.12/), see kbase.sh.
 #
 #   build-kernel.sh ARCH KCONFIG OUTPUT [SERIES]
 #
 # ARCH is arm64 or x86_64, KCONFIG is test, release or kasan (test with
 # KASAN), OUTPUT is where the
 # boot image is copied. SERIES is what goes on top of the tarball:
-# execfolio (the default: fs/series), stock (nothing) or option-one (the
+# execfolio (the default: the series of KBASE), stock (nothing) or option-one (the
 # fixed 64K exec folio order patch execfolio is compared with, which the
 # project does not carry: OPTION_ONE_PATCH=FILE, by default the seed patch
 # next to the repository in ../shared/seeds/). The kernel is cached under $KERNEL_BUILD/cache/KEY,
@@ -17,8 +19,8 @@
 # The source tree is unpacked fresh for every new key, at a fixed path per
 # ARCH and KCONFIG so that ccache hits for every unchanged file.
 #
-# Environment: KERNEL_TARBALL (default /usr/src/linux-source-6.12.tar.xz),
-# KERNEL_BUILD (default build/kernel), JOBS (default 2), NO_CACHE=1 to
+# Environment: KBASE (7.3 or 6.12), KERNEL_TARBALL (default
+# /usr/src/linux-source-KBASE.tar.xz), KERNEL_BUILD (default build/kernel), JOBS (default 2), NO_CACHE=1 to
 # ignore the cache (still filled).
 set -eu
 
@@ -39,7 +41,7 @@ kseries=${4:-execfolio}
 
 here=$(cd "$(dirname "$0")/.." && pwd)	# fs/
 top=$(cd "$here/.." && pwd)
-tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+. "$here/scripts/kbase.sh"
 kbuild=${KERNEL_BUILD:-$top/build/kernel}
 jobs=${JOBS:-2}
 
@@ -65,28 +67,36 @@ kasan) kfragments="test kasan" ;;
 *) die "unknown KCONFIG '$kconfig': use test, release or kasan" ;;
 esac
 
-[ -r "$tarball" ] ||
-	die "$tarball not found: install it with 'apt-get install linux-source-6.12'"
+[ -r "$tarball" ] || die "$tarball not found: $kbase_hint"
 command -v "${cross}gcc" >/dev/null ||
 	die "${cross}gcc not found: run 'make deps'"
 
 fragments="$here/config/common.config $here/config/$arch.config"
-for k in $kfragments; do fragments="$fragments $here/config/$k.config"; done
-for f in $fragments $here/series; do
+for k in $kfragments; do
+	fragments="$fragments $here/config/$k.config"
+	# Options of one kernel base only (test-7.3.config).
+	[ ! -r "$here/config/$k-$kbase.config" ] ||
+		fragments="$fragments $here/config/$k-$kbase.config"
+done
+for f in $fragments $series_dir/series; do
 	[ -r "$f" ] || die "$f is missing"
 done
-patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/series")
+patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series_dir/series")
 for p in $patches; do
-	[ -r "$here/patches/$p" ] || die "fs/series lists $p but fs/patches/$p is missing"
+	[ -r "$series_dir/patches/$p" ] ||
+		die "$series_dir/series lists $p but $series_dir/patches/$p is missing"
 done
 patch_paths=
 offsets_ok=
 case $kseries in
 execfolio)
-	for p in $patches; do patch_paths="$patch_paths $here/patches/$p"; done
+	for p in $patches; do patch_paths="$patch_paths $series_dir/patches/$p"; done
 	;;
 stock) ;;
 option-one)
+	# Linux 7.3 has the fixed exec folio order upstream: stock is option one.
+	[ "$kbase" = 6.12 ] ||
+		die "KSERIES=option-one applies to KBASE=6.12 only (7.3 has it upstream: use KSERIES=stock)"
 	option_one=${OPTION_ONE_PATCH:-}
 	if [ -z "$option_one" ]; then
 		for f in "$top"/../shared/seeds/*allow-arch-to-request-folio-size-for-exec-mem*.patch; do
@@ -108,13 +118,14 @@ key=$({
 	echo "recipe $RECIPE $arch $kconfig"
 	[ "$kseries" = execfolio ] || echo "series $kseries"
 	sha256sum <"$tarball"
-	[ "$kseries" = execfolio ] && cat "$here/series"
+	[ "$kseries" = execfolio ] && cat "$series_dir/series"
 	for p in $patch_paths; do cat "$p"; done
 	for f in $fragments; do cat "$f"; done
 } | sha256sum | cut -c1-16)
 
 name=$arch-$kconfig
 [ "$kseries" = execfolio ] || name=$name-$kseries
+[ "$kbase" = 7.3 ] || name=$kbase-$name
 cache=$kbuild/cache/$name-$key
 mkdir -p "$(dirname "$output")"
 if [ -s "$cache/$target" ] && [ "${NO_CACHE:-0}" != 1 ]; then

@@ -38,21 +38,21 @@ vm_faults_fail = mkdir -p $(RESULTS)/vm-faults && \
 check-vm-faults: $(VECSTAGE)
 	@for a in $(FAULTS_ARCHES); do \
 		k=$(BUILD)/$$a/$(call kernel_dir,$$a,$(FAULTS_KCONFIG))$$(test $$a = arm64 && echo Image || echo bzImage); \
-		d=$(VM_DIR)/$$a; mkdir -p $$d; \
+		d=$(VM_DIR)/$$a$(VM_TAG); mkdir -p $$d; \
 		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=$(FAULTS_KCONFIG) && \
 			$(MAKE) --no-print-directory vm-faults-guest ARCH=$$a; }; then \
-			$(call vm_faults_fail,$$a-setup,$$a: kernel build / guest programs failed); \
+			$(call vm_faults_fail,$$a$(VM_TAG)-setup,$$a: kernel build / guest programs failed); \
 			continue; \
 		fi; \
-		$(TAP_RUN) vm-faults/$$a-$(FAULTS_KCONFIG)-config $(TOP)/tests/vm/faults-config.sh $$k.config; \
+		$(TAP_RUN) vm-faults/$$a$(VM_TAG)-$(FAULTS_KCONFIG)-config $(TOP)/tests/vm/faults-config.sh $$k.config; \
 		if ! $(TOP)/tests/vm/faults-run.sh $$a $$k $$d/faults-$(FAULTS_KCONFIG); then \
-			$(call vm_faults_fail,$$a-$(FAULTS_KCONFIG)-setup,$$a: disk / initramfs / VM setup failed); \
+			$(call vm_faults_fail,$$a$(VM_TAG)-$(FAULTS_KCONFIG)-setup,$$a: disk / initramfs / VM setup failed); \
 			continue; \
 		fi; \
 		r=$$d/faults-$(FAULTS_KCONFIG); \
-		$(TAP_RUN) vm-faults/$$a-$(FAULTS_KCONFIG)-console $(TOP)/tests/vm/console-tap.sh $$r; \
+		$(TAP_RUN) vm-faults/$$a$(VM_TAG)-$(FAULTS_KCONFIG)-console $(TOP)/tests/vm/console-tap.sh $$r; \
 		for t in faults-badinput.sh faults-privilege.sh faults-inject.sh; do \
-			$(TAP_RUN) vm-faults/$$a-$(FAULTS_KCONFIG)-$${t%.sh} $(TOP)/tests/vm/vm-tap.sh $$r $$t; \
+			$(TAP_RUN) vm-faults/$$a$(VM_TAG)-$(FAULTS_KCONFIG)-$${t%.sh} $(TOP)/tests/vm/vm-tap.sh $$r $$t; \
 		done; \
 	done
 

@@ -24,10 +24,13 @@ mkdir -p "$work" "$out"
 
 "$here/fidelity-disk.sh" "$bin" "$work/fidelity-disk.img" "$work/sqlite-tree"
 "$here/mkinitramfs.sh" arm64 "$bin" "$build/vm" "$out/initramfs.gz" fidelity.sh
+# The kernel base (KBASE, 7.3 by default): 6.12 kernels are in build/arm64/6.12/.
+kdir=$build/arm64
+[ "${KBASE:-7.3}" != 6.12 ] || kdir=$build/arm64/6.12
 for run; do
 	case $run in
-	patched) kernel=$build/arm64/Image ;;
-	stock) kernel=$build/arm64/test-stock/Image ;;
+	patched) kernel=$kdir/Image ;;
+	stock) kernel=$kdir/test-stock/Image ;;
 	*)
 		echo "fidelity-run: unknown run '$run' (patched or stock)" >&2
 		exit 2

@@ -37,16 +37,16 @@ vm_robust_fail = mkdir -p $(RESULTS)/vm-robust && \
 check-vm-robust: all
 	@for a in $(ROBUST_ARCHES); do \
 		k=$(vm_kernel); \
-		d=$(VM_DIR)/$$a; mkdir -p $$d; \
+		d=$(VM_DIR)/$$a$(VM_TAG); mkdir -p $$d; \
 		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=$(VM_KCONFIG) && \
 			$(MAKE) --no-print-directory vm-robust-guest ARCH=$$a && \
 			$(TOP)/tests/vm/robust-run.sh $$a $$k $$d/robust $(ROBUST_TESTS); }; then \
-			$(call vm_robust_fail,$$a-setup,$$a: kernel / guest programs / disk / VM setup failed); \
+			$(call vm_robust_fail,$$a$(VM_TAG)-setup,$$a: kernel / guest programs / disk / VM setup failed); \
 			continue; \
 		fi; \
-		$(TAP_RUN) vm-robust/$$a-console $(TOP)/tests/vm/console-tap.sh $$d/robust; \
+		$(TAP_RUN) vm-robust/$$a$(VM_TAG)-console $(TOP)/tests/vm/console-tap.sh $$d/robust; \
 		for t in $(ROBUST_TESTS); do \
-			$(TAP_RUN) vm-robust/$$a-$${t%.sh} $(TOP)/tests/vm/vm-tap.sh $$d/robust $$t; \
+			$(TAP_RUN) vm-robust/$$a$(VM_TAG)-$${t%.sh} $(TOP)/tests/vm/vm-tap.sh $$d/robust $$t; \
 		done; \
-		$(TAP_RUN) vm-robust/$$a-repair $(TOP)/tests/vm/robust-repair.sh $$d/robust.disk.img; \
+		$(TAP_RUN) vm-robust/$$a$(VM_TAG)-repair $(TOP)/tests/vm/robust-repair.sh $$d/robust.disk.img; \
 	done

@@ -9,7 +9,7 @@
 #   make vm-suite-guest ARCH=A  the guest programs, with bigprog
 #   make demo                 the README's demo (tests/vm/demo.sh)
 
-CHECK_TIERS += vm-suite
+CHECK_TIERS += vm-suite vm-suite-6.12
 
 # 4 KiB of text per function: about 5 MiB of text, more than two 2M PMDs.
 BIGPROG_FUNCS := 1280
@@ -35,7 +35,7 @@ $(REDIS_TREE).stamp: tests/workloads/debian-tree.sh
 	$(Q)sh $< arm64 $(REDIS_TREE).tmp redis-server redis-tools >/dev/null
 	$(Q)mv $(REDIS_TREE).tmp $(REDIS_TREE) && touch $@
 
-.PHONY: vm-suite-guest check-vm-suite demo
+.PHONY: vm-suite-guest check-vm-suite check-vm-suite-6.12 demo
 vm-suite-guest: vm-guest $(BIN)/bigprog
 
 # $(call vm_suite_fail,NAME,REASON): record a run that could not be set up.
@@ -46,19 +46,23 @@ check-vm-suite: all
 	@for a in $(VM_ARCHES); do \
 		k=$(vm_kernel); \
 		tests=$$(test $$a = arm64 && echo "bigprog.sh redis.sh" || echo pmd.sh); \
-		d=$(VM_DIR)/$$a; mkdir -p $$d; \
+		d=$(VM_DIR)/$$a$(VM_TAG); mkdir -p $$d; \
 		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=$(VM_KCONFIG) && \
 			$(MAKE) --no-print-directory vm-suite-guest ARCH=$$a && \
 			{ test $$a != arm64 || $(MAKE) --no-print-directory $(REDIS_TREE).stamp; } && \
 			$(TOP)/tests/vm/suite-run.sh $$a $$k $$d/suite $$tests; }; then \
-			$(call vm_suite_fail,$$a-setup,$$a: kernel / guest programs / disk / VM setup failed); \
+			$(call vm_suite_fail,$$a$(VM_TAG)-setup,$$a: kernel / guest programs / disk / VM setup failed); \
 			continue; \
 		fi; \
-		$(TAP_RUN) vm-suite/$$a-console $(TOP)/tests/vm/console-tap.sh $$d/suite; \
+		$(TAP_RUN) vm-suite/$$a$(VM_TAG)-console $(TOP)/tests/vm/console-tap.sh $$d/suite; \
 		for t in $$tests; do \
-			$(TAP_RUN) vm-suite/$$a-$${t%.sh} $(TOP)/tests/vm/vm-tap.sh $$d/suite $$t; \
+			$(TAP_RUN) vm-suite/$$a$(VM_TAG)-$${t%.sh} $(TOP)/tests/vm/vm-tap.sh $$d/suite $$t; \
 		done; \
 	done
+
+# The 6.12 backport on arm64: the same tier on the other kernel base.
+check-vm-suite-6.12:
+	@$(MAKE) --no-print-directory check-vm-suite KBASE=6.12 VM_ARCHES=arm64
 
 demo:
 	@$(TOP)/tests/vm/demo.sh

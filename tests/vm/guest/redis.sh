@@ -7,9 +7,11 @@
 # mount default and its shared libraries tagged 64k by mkfs.execfolio;
 # redis/plain is the same tree without xattrs, run on a mount without the
 # option.  The cont-aligned share of the tagged server's text (binary and
-# libraries) is at least 98%.
+# libraries) is at least 98%.  On 7.3, where the mount default also covers
+# files mapped executable, redis/plain under the 64k mount option alone
+# (libraries untagged, mode 0644) reaches 98% too.
 . /tests/vmlib.sh
-echo "1..7"
+if [ "$(kbase)" = 6.12 ]; then echo "1..7"; else echo "1..10"; fi
 
 check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt
 if run_redis /mnt/redis/tagged /tmp/redis-tagged.json; then
@@ -34,5 +36,18 @@ report_run "redis-server, untagged" /tmp/redis-plain.json "$delta"
 check "redis-server (untagged): lower cont-aligned share than tagged" \
 	test "$(share_permille /tmp/redis-plain.json)" -lt \
 	"$(share_permille /tmp/redis-tagged.json)"
+check "umount" umount /mnt
+[ "$(kbase)" = 6.12 ] && { [ $failed = 0 ]; exit; }
+
+mount -o exec_folio_size=64k "$TEST_DISK" /mnt
+if run_redis /mnt/redis/plain /tmp/redis-mount.json; then
+	ok "redis-server (untagged, mount option only) served redis-benchmark"
+else
+	not_ok "redis-server (untagged, mount option only) served redis-benchmark"
+fi
+sed -e 's/^/# mount only: /' /tmp/redis-bench.out
+report_run "redis-server, untagged, exec_folio_size=64k" /tmp/redis-mount.json "$delta"
+check "redis-server (mount option only): cont-aligned share at least 98%" \
+	test "$(share_permille /tmp/redis-mount.json)" -ge 980
 check "umount" umount /mnt
 [ $failed = 0 ]

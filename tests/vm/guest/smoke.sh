@@ -43,6 +43,15 @@ run_measure() { # PROGRAM [fail] -> "BIG64 CONT TEXT"
 
 echo "1..31"
 
+# The readahead window decides what a data fault's read-around brings in
+# before the text is executed.  Linux 7.3 gives the guest's virtio disk
+# 8M, enough for read-around to cache all of bigtext before its first
+# exec fault; the checks below are about exec faults, so they run with
+# 128K, the window 6.12 uses.
+ra=/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb
+diag "read_ahead_kb of ${TEST_DISK##*/}: $(cat $ra), set to 128"
+echo 128 >$ra
+
 # Mount option: strict parsing, shown in /proc/mounts.
 if mount -o exec_folio_size=4194304m "$TEST_DISK" /mnt 2>/dev/null; then
 	umount /mnt
@@ -81,8 +90,15 @@ before=$(hook_faults)
 set -- $(run_measure /mnt/bigtext.none)
 after=$(hook_faults)
 echo "# bigtext.none: ${1}% of ${3} text bytes in folios >= 64K, cont-aligned ${2}%, $((after - before)) hook faults"
-check "bigtext.none: less than half of its text in folios >= 64K" \
-	test "${1:-100}" -lt 50
+# none leaves the kernel's own choice: upstream's exec_folio_order() on 7.3
+# arm64 (64K), small folios elsewhere.
+if arch_exec_default; then
+	check "bigtext.none: the architecture's default, at least 80% in folios >= 64K" \
+		test "${1:-0}" -ge 80
+else
+	check "bigtext.none: less than half of its text in folios >= 64K" \
+		test "${1:-100}" -lt 50
+fi
 check_eq "bigtext.none: untagged, the exec folio hook is never entered" \
 	"$((after - before))" 0
 
@@ -92,16 +108,23 @@ for v in "64k " 0x10000 4194304m 3k; do
 		"$(vmhelper setxattr /mnt/plain "$v")" EINVAL
 done
 
-# Changes on cached inodes: bigtext.none has small folios cached.  While it
-# is open the change is pending; once unused the inode must not linger, so
-# the next open instantiates it afresh with the new policy.
+# Changes on cached inodes: bigtext.none has folios cached.  While it is
+# open the change is pending.  On 6.12 the inode does not linger once
+# unused, so the next open instantiates it afresh; on 7.3 the cached folios
+# stay (no eviction, no writeback) until the cache lets them go.
 exec 3</mnt/bigtext.none
 vmhelper setxattr /mnt/bigtext.none 64k >/dev/null
 check_eq "xattr set on a cached inode in use: applied, pending" \
 	"$(state /mnt/bigtext.none)" "size=65536 source=xattr order=4 folio=65536 pending=1 deferred=0"
 exec 3<&-
-check_eq "once unused it does not linger: instantiated afresh" \
-	"$(state /mnt/bigtext.none)" "size=65536 source=xattr order=4 folio=65536 pending=0 deferred=0"
+if [ "$(kbase)" = 6.12 ]; then
+	check_eq "once unused it does not linger: instantiated afresh" \
+		"$(state /mnt/bigtext.none)" "size=65536 source=xattr order=4 folio=65536 pending=0 deferred=0"
+else
+	check_eq "once unused it stays cached, the change still pending" \
+		"$(state /mnt/bigtext.none)" "size=65536 source=xattr order=4 folio=65536 pending=1 deferred=0"
+	drop_caches
+fi
 set -- $(run_measure /mnt/bigtext.none)
 echo "# bigtext.none after the change: ${1}% of ${3} text bytes in folios >= 64K, cont-aligned ${2}%"
 check "bigtext.none after the change: at least 90% in folios >= 64K" \
@@ -115,13 +138,19 @@ chmod 0644 /mnt/plain
 check_eq "chmod -x on a cached inode in use: no policy, pending" \
 	"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=1 deferred=0"
 exec 3<&-
-check_eq "once unused it does not linger: instantiated afresh" \
-	"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=0 deferred=0"
+if [ "$(kbase)" = 6.12 ]; then
+	check_eq "once unused it does not linger: instantiated afresh" \
+		"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=0 deferred=0"
+else
+	check_eq "once unused its folios stay cached, the change still pending" \
+		"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=1 deferred=0"
+fi
 
 # Strength: with every allocation of order >= 4 failing for it, an uncached
 # program still runs, on smaller folios, and the fallback is counted and
 # logged.  (fail_page_alloc limited to the test task, no stack dumps.)
 before=$(fallbacks)
+fallback_logs >/dev/null
 inject_on Y
 set -- $(run_measure /mnt/bigtext.fi fail)
 inject_off
@@ -132,7 +161,8 @@ check "its text is on smaller folios" test "${1:-100}" -lt 10
 after=$(fallbacks)
 echo "# thp_file_pref_fallback: $before -> $after"
 check "the fallback is counted in /proc/vmstat" test "${after:-0}" -gt "${before:-0}"
-check "the fallback is logged" test "$(fallback_logs)" -gt 0
+check "the fallback is reported (log on 6.12, tracepoint on 7.3)" \
+	test "$(fallback_logs)" -gt 0
 
 # Remount: the new default applies to inodes instantiated afterwards.
 check "remount with exec_folio_size=16k" \

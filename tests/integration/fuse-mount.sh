@@ -15,13 +15,13 @@
 . "$TOP/tests/fuse/lib.sh"
 
 why=$(efs_unavailable)
-[ -z "$why" ] && ! command -v unshare >/dev/null && why="unshare not installed"
+[ -z "$why" ] && ! unshare -m true 2>/dev/null && why="cannot make a mount namespace (unshare -m)"
 [ -z "$why" ] && [ ! -x "$HELPERS/reap" ] && why="$HELPERS/reap not built"
 [ -n "$why" ] && skip_all "$why"
 if [ -z "${EXECFOLIO_MOUNT_NS:-}" ]; then
 	EXECFOLIO_MOUNT_NS=1 exec unshare -m --propagation private sh "$0" "$@"
 fi
-plan 29
+plan 30
 efs_setup
 umask 022
 
@@ -29,7 +29,8 @@ root=$EFS_DIR/root
 check "make install PREFIX=/usr/local into a DESTDIR" \
 	make -C "$TOP" --no-print-directory install DESTDIR="$root" \
 	PREFIX=/usr/local
-mount --bind "$root/usr/local" /usr/local
+check "the DESTDIR's /usr/local bind-mounted on /usr/local (this namespace only)" \
+	mount --bind "$root/usr/local" /usr/local
 # What mount.fuse3's /bin/sh finds with mount(8)'s environment (no PATH).
 check_eq "the shell mount.fuse3 runs finds execfoliofs without a PATH" \
 	/usr/local/sbin/execfoliofs "$(env -i /bin/sh -c 'command -v execfoliofs')"

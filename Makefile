@@ -7,6 +7,7 @@
 #   make deps            install the Debian packages the project needs
 #   make check           every test tier, ending with "N passed, N failed"
 #   make install         PREFIX=/usr/local DESTDIR=
+#   make deb             the Debian package, build/execfolio_VERSION_ARCH.deb
 #   make clean
 
 HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/')
@@ -64,7 +65,7 @@ endif
 
 .SECONDARY:
 
-.PHONY: all clean check check-unit deps deps-check install tests fuzz bench
+.PHONY: all clean check check-unit deb deps deps-check install tests fuzz bench
 
 all:
 
@@ -110,7 +111,7 @@ all: $(BIN)/execfolio
 # `make demo` use. Installed only when something is missing.
 DEPS_PKGS := build-essential pkg-config clang llvm libclang-rt-14-dev \
 	clang-format libcmocka-dev libfuse3-dev fuse3 liburcu-dev xfsprogs attr \
-	python3 python3-numpy python3-ply jq util-linux kmod \
+	python3 python3-numpy python3-ply jq util-linux kmod debhelper lintian \
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio ccache rsync \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libfuse3-dev:arm64 liburcu-dev:arm64 \
 	qemu-system-arm qemu-system-x86 busybox-static gnuplot-nox
@@ -140,6 +141,30 @@ install: all
 		-e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		dist/99execfolio.in > $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/99execfolio
 	$(if $(INSTALL_EXTRA),$(INSTALL_EXTRA))
+
+# --- deb ------------------------------------------------------------------------
+# The Debian package, made by debhelper from debian/ with the install target
+# above (README.md, "Debian package"), in a copy of the tree: debhelper's
+# work files and its clean step (which deletes *.orig, *.rej and *~ files
+# throughout the tree) stay in build/deb/.
+DEB_FILE = $(BUILD)/execfolio_$(VERSION)_$(shell dpkg --print-architecture).deb
+DEB_SRC := $(BUILD)/deb/src
+
+deb:
+	@v=$$(dpkg-parsechangelog -S Version) || exit 1; \
+	if [ "$$v" != "$(VERSION)" ]; then \
+		echo "deb: debian/changelog is at $$v, the Makefile's VERSION is $(VERSION):" \
+			"add a changelog entry (dch -v $(VERSION))" >&2; \
+		exit 1; \
+	fi
+	@dpkg-checkbuilddeps || \
+		{ echo "deb: build dependencies missing: run 'make deps' as root" >&2; exit 1; }
+	@rm -rf $(BUILD)/deb $(BUILD)/execfolio_*.deb && mkdir -p $(DEB_SRC)
+	tar -C $(TOP) --exclude=./build --exclude=./.git -cf - . | tar -C $(DEB_SRC) -xf -
+	cd $(DEB_SRC) && \
+		DEB_BUILD_OPTIONS="$${DEB_BUILD_OPTIONS-parallel=$$(nproc)}" \
+		debian/rules binary PKG_DEB_DESTDIR=$(BUILD)
+	@echo "deb: $(DEB_FILE)"
 
 clean:
 	rm -rf $(BUILD)

@@ -30,6 +30,7 @@ struct efs_config {
 	char *trace;
 	double timeout;
 	char *backing;
+	const char *mountpoint; /* as given, for check_mountpoint() */
 	int nonopts;
 };
 
@@ -42,6 +43,11 @@ static const struct fuse_opt efs_opts[] = {
 	EFS_OPT("exec_folio_size=%s", exec_folio_size),
 	EFS_OPT("trace=%s", trace),
 	EFS_OPT("timeout=%lf", timeout),
+	/*
+	 * mount(8) passes fstab's relatime on; libfuse 3.14 does not know it,
+	 * and it is what the kernel does for a new mount anyway.
+	 */
+	FUSE_OPT_KEY("relatime", FUSE_OPT_KEY_DISCARD),
 	FUSE_OPT_END,
 };
 
@@ -70,8 +76,37 @@ static int opt_proc(void *data, const char *arg, int key,
 		conf->backing = strdup(arg);
 		return 0;
 	}
-	conf->nonopts++;
+	if (!conf->nonopts++)
+		conf->mountpoint = arg;
 	return 1;
+}
+
+/*
+ * libfuse calls a missing mount point a usage error and mounts on a
+ * regular file as readily as on a directory (every access then fails with
+ * EIO): both are a mount that cannot be made, exit status 1. mount.fuse3's
+ * drop_privileges passes an open /dev/fuse as /dev/fd/N instead.
+ */
+static int check_mountpoint(const char *path)
+{
+	struct stat st;
+	unsigned int fd;
+	int end = 0;
+
+	if (sscanf(path, "/dev/fd/%u%n", &fd, &end) == 1 && !path[end])
+		return 0;
+	if (stat(path, &st)) {
+		fprintf(stderr, "execfoliofs: cannot use mount point %s: %s\n",
+			path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr,
+			"execfoliofs: mount point %s is not a directory\n",
+			path);
+		return -1;
+	}
+	return 0;
 }
 
 /* Every inode the kernel remembers holds one O_PATH descriptor. */
@@ -277,8 +312,14 @@ int main(int argc, char **argv)
 	 * not given; a later -o max_threads= still overrides this one.
 	 */
 	if (fuse_opt_parse(&args, &conf, efs_opts, opt_proc) ||
-	    fuse_opt_insert_arg(&args, 1, "-omax_threads=10") ||
-	    fuse_parse_cmdline(&args, &opts)) {
+	    fuse_opt_insert_arg(&args, 1, "-omax_threads=10")) {
+		fprintf(stderr, "Try 'execfoliofs --help'.\n");
+		return EXIT_USAGE;
+	}
+	if (conf.backing && conf.nonopts == 1 &&
+	    check_mountpoint(conf.mountpoint))
+		return EXIT_FAILED;
+	if (fuse_parse_cmdline(&args, &opts)) {
 		fprintf(stderr, "Try 'execfoliofs --help'.\n");
 		return EXIT_USAGE;
 	}

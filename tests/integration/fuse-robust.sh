@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# execfoliofs failing well: bad invocations refused before mounting, exit 0
+# execfoliofs failing well: bad invocations refused before mounting (a
+# missing or non-directory mount point is a failed mount, 1), exit 0
 # on SIGTERM, a killed daemon leaves a mount that fails with ENOTCONN and
 # can be unmounted, and inodes are forgotten (no leak over many cycles).
 . "$TOP/tests/lib.sh"
@@ -9,7 +10,7 @@
 
 why=$(efs_unavailable)
 [ -n "$why" ] && skip_all "$why"
-plan 17
+plan 19
 efs_setup
 
 check_fails "no arguments: usage error" 2 "$EFS"
@@ -18,6 +19,8 @@ check_fails "bad exec_folio_size: refused" 1 "$EFS" -f -o exec_folio_size=48k "$
 check_fails "missing backing directory: refused" 1 "$EFS" -f "$EFS_DIR/missing" "$M"
 : > "$EFS_DIR/plainfile"
 check_fails "backing path not a directory: refused" 1 "$EFS" -f "$EFS_DIR/plainfile" "$M"
+check_fails "missing mount point: refused, exit 1" 1 "$EFS" -f "$B" "$EFS_DIR/missing"
+check_fails "mount point not a directory: refused, exit 1" 1 "$EFS" -f "$B" "$EFS_DIR/plainfile"
 check "nothing was mounted by the refused invocations" sh -c "! mountpoint -q '$M'"
 
 # SIGTERM: exit 0 and the mount is gone.

@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# make deb: the package builds, lintian finds nothing (overrides aside), its
+# dependencies are computed, apt installs it on this machine, each tool it
+# holds works from where it installed them, and a purge leaves nothing of
+# it behind, configuration files and the apt hook's state included.
+. "$TOP/tests/lib.sh"
+
+[ "$(id -u)" = 0 ] || skip_all "needs root to install the package"
+for tool in dh lintian apt-get dpkg-deb; do
+	command -v $tool >/dev/null ||
+		skip_all "$tool not installed: run 'make deps' as root"
+done
+status=$(dpkg-query -W -f '${Status}' execfolio 2>/dev/null)
+case $status in
+*" not-installed" | "") ;;
+*) skip_all "an execfolio package is already installed ($status); not touching it" ;;
+esac
+
+# A `make install` into /etc would be taken over, then purged, by the package.
+for f in /etc/apt/apt.conf.d/99execfolio /etc/execfolio; do
+	[ -e "$f" ] && skip_all "$f exists (make install?); not replacing it"
+done
+
+plan 24
+
+work=$(mktemp -d /tmp/execfolio-deb.XXXXXX)
+chmod 755 "$work"
+installed=
+cleanup() {
+	mountpoint -q "$work/mnt" 2>/dev/null && fusermount3 -u "$work/mnt"
+	# A failed test must not leave the package installed.
+	[ -n "$installed" ] && dpkg --purge execfolio >/dev/null 2>&1
+	rm -rf "$work"
+}
+trap cleanup EXIT
+# Another apt run on the machine holds the lock for a while at most.
+APT="apt-get -y -q -o DPkg::Lock::Timeout=120"
+export DEBIAN_FRONTEND=noninteractive
+
+# --- build and inspect ----------------------------------------------------------
+check_fails "make deb refuses a VERSION that debian/changelog does not have" 2 \
+	make -C "$TOP" --no-print-directory deb VERSION=0.0.1
+check "make deb" make -C "$TOP" --no-print-directory deb
+set -- "$TOP"/build/execfolio_*_"$(dpkg --print-architecture)".deb
+deb=$1
+check_eq "one package, named execfolio_VERSION_ARCH.deb" "1 yes" \
+	"$# $([ -f "$deb" ] && echo yes)"
+lint=$(lintian -I -E --pedantic "$deb" 2>/dev/null)
+lint_status=$?
+check_eq "lintian -I -E --pedantic: no tag but the overridden ones" "0 " \
+	"$lint_status $lint"
+depends=$(dpkg-deb -f "$deb" Depends)
+missing=
+for dep in 'libfuse3-3 (>= ' 'liburcu8 (>= ' 'libc6 (>= ' fuse3 xfsprogs; do
+	case ", $depends," in
+	*", $dep"*) ;;
+	*) missing="$missing $dep" ;;
+	esac
+done
+check_eq "Depends: shared libraries (computed), fuse3 and xfsprogs" "" "$missing"
+diag "Depends: $depends"
+check_eq "the apt hook and its rules are conffiles" \
+	"/etc/apt/apt.conf.d/99execfolio /etc/execfolio/reapply.conf" \
+	"$(dpkg-deb -I "$deb" conffiles | sort | tr '\n' ' ' | sed 's/ $//')"
+
+# --- install and use --------------------------------------------------------------
+installed=1
+check "apt-get install ./$(basename "$deb")" sh -c "cd '$(dirname "$deb")' && $APT install './$(basename "$deb")'"
+dpkg -L execfolio | sort > "$work/files"
+conffiles=$(dpkg-query -W -f '${Conffiles}\n' execfolio | awk 'NF { print $1 }')
+missing=
+for f in /usr/bin/execfolio /usr/sbin/mkfs.execfolio /usr/sbin/execfoliofs \
+	/usr/libexec/execfolio/dpkg-reapply /usr/share/man/man8/execfoliofs.8.gz; do
+	grep -qx "$f" "$work/files" || missing="$missing $f"
+done
+check_eq "dpkg -L lists the programs, the hook and the man pages" "" "$missing"
+warned=
+for page in $(grep '^/usr/share/man/.*\.gz$' "$work/files"); do
+	MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null | grep -q . &&
+		warned="$warned $page"
+done
+check_eq "the three man pages are installed and format without warnings" \
+	"3 " "$(grep -c '^/usr/share/man/.*\.gz$' "$work/files") $warned"
+hook=$(apt-config dump 2>&1 | grep -c '/usr/libexec/execfolio/dpkg-reapply \(pre\|post\)')
+check_eq "apt reads the installed hook (pre and post)" 2 "$hook"
+
+check_eq "execfolio scan /bin/true" "executable" \
+	"$(/usr/bin/execfolio scan /bin/true 2>&1 | awk 'NR == 2 { print $1 }')"
+mkdir -p "$work/tree/bin" "$work/img"
+cp /bin/true "$work/tree/bin/true"
+check "mkfs.execfolio of a small tree" /usr/sbin/mkfs.execfolio \
+	--exec-folio-size 64k "$work/tree" "$work/img/tree.xfs"
+check "xfs_repair -n accepts the image" xfs_repair -n "$work/img/tree.xfs"
+
+if [ -c /dev/fuse ]; then
+	mkdir "$work/backing" "$work/mnt"
+	echo "through the package" > "$work/backing/file"
+	cp /bin/true "$work/backing/true"
+	check "execfoliofs mounts a directory" /usr/sbin/execfoliofs \
+		-o exec_folio_size=64k "$work/backing" "$work/mnt"
+	check_eq "a file reads through the mount" "through the package" \
+		"$(cat "$work/mnt/file" 2>&1)"
+	check_eq "the mount's policy applies to an executable" "64k mount" \
+		"$(getfattr --absolute-names --only-values \
+			-n trusted.execfoliofs.policy "$work/mnt/true" 2>&1)"
+	check "fusermount3 -u" fusermount3 -u "$work/mnt"
+else
+	skip "execfoliofs mounts a directory: no /dev/fuse"
+	skip "a file reads through the mount: no /dev/fuse"
+	skip "the mount's policy applies to an executable: no /dev/fuse"
+	skip "fusermount3 -u: no /dev/fuse"
+fi
+
+# What the apt hook's pre step leaves behind, as before any apt run.
+/usr/libexec/execfolio/dpkg-reapply pre
+check "the hook keeps its state in /var/lib/execfolio" test -f /var/lib/execfolio/dpkg-stamp
+
+# --- purge ---------------------------------------------------------------------
+check "apt-get purge execfolio" $APT purge execfolio
+installed=
+check_eq "dpkg no longer knows the package" "" \
+	"$(dpkg-query -W -f '${Status}' execfolio 2>/dev/null | grep -v not-installed)"
+# Directories other packages share (/usr/bin, ...) stay; the package's own
+# directories go, and so does every file, configuration files included.
+left=
+while IFS= read -r path; do
+	[ -e "$path" ] || [ -L "$path" ] || continue
+	case $path in
+	*execfolio*) left="$left $path" ;;
+	*) [ -d "$path" ] || left="$left $path" ;;
+	esac
+done < "$work/files"
+check_eq "every file and directory of the package is gone" "" "$left"
+left=
+for f in $conffiles; do [ -e "$f" ] && left="$left $f"; done
+check_eq "the configuration files are gone" "" "$left"
+check_eq "two configuration files were checked" 2 "$(echo "$conffiles" | wc -w)"
+check "the hook's state is gone" test ! -e /var/lib/execfolio
+
+tap_done

@@ -6,9 +6,11 @@
  *
  * The steps, one file each: tree.c reads the source, select.c chooses the
  * policies, names.c makes names the protofile can carry, proto.c writes
- * the protofile, image.c runs mkfs.xfs, fixup.c makes what the protofile
- * cannot say (xattrs, timestamps, sticky bits, names) with xfs_db, whose
- * batches and output xfsdb.c handles; report.c lists what differs.
+ * the protofile, image.c runs mkfs.xfs, check.c refuses what a build
+ * cannot make; fixup.c makes what the protofile cannot say with xfs_db
+ * batches (fixup.h: timestamps, modes and device numbers in
+ * fixup_inode.c, xattrs in fixup_xattr.c, names in fixup_names.c), which
+ * xfsdb.c runs and dbparse.c reads; report.c lists what differs.
  */
 #ifndef MKFS_EXECFOLIO_H
 #define MKFS_EXECFOLIO_H
@@ -20,6 +22,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+
+#include "dbparse.h"
 
 #define EXIT_OK 0
 #define EXIT_FAILED 1
@@ -194,28 +198,19 @@ unsigned int inode_literal_bytes(const struct geometry *g);
 int tree_check(const struct tree *t, const struct geometry *g);
 
 /* xfsdb.c: one xfs_db process per batch of commands. */
-struct dbout {
-	char *buf;
-	size_t len;
-	char **lines;
-	size_t nlines;
-};
 /* The program run_program() waits for, for the signal handler to stop. */
 extern volatile sig_atomic_t running_child;
 int run_program(char *const argv[], const char *cwd, const char *out_path,
 		const char *err_path);
 int xfsdb_run(const struct xfsprogs *x, const char *image, const char *cmd_path,
 	      const char *workdir, struct dbout *out);
-void dbout_free(struct dbout *out);
 /* Print bytes as xfs_db prints a string field, quotes included. */
 void xfsdb_render(FILE *out, const unsigned char *s, size_t len);
 char *xfsdb_render_str(const unsigned char *s, size_t len);
 /* "#hex" as xfs_db's write takes arbitrary bytes. */
 void xfsdb_hex(FILE *out, const unsigned char *s, size_t len);
-/* True for lines xfs_db prints when a command works. */
-bool xfsdb_line_ok(const char *line);
 
-/* fixup.c */
+/* fixup.c: the xfs_db batches, after mkfs.xfs (fixup.h). */
 int fixup_image(struct tree *t, const struct xfsprogs *x, const char *image,
 		const char *workdir);
 

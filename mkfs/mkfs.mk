@@ -13,6 +13,11 @@ ifndef GUEST
 all: $(BIN)/mkfs.execfolio
 endif
 
+# The unit test of the readers of xfs_db output (tests/unit/data/xfsdb/)
+# links them, and names.c for the directory hash with report.c under it.
+$(OBJ)/tests/unit/test_mkfs_dbparse.o: CPPFLAGS += -I$(TOP)/mkfs
+$(OBJ)/tests/unit/test_mkfs_dbparse: $(addprefix $(OBJ)/mkfs/,dbparse.o names.o report.o)
+
 # Checks the tool's size validation against tests/vectors/policy.vec.
 MKFS_VECTORS := $(OBJ)/tests/mkfs/vectors_check
 

@@ -3,10 +3,9 @@
  * Running xfs_db: a whole batch of commands goes into one file that a
  * single `xfs_db -x -c "source FILE"` runs, and its output comes back as
  * lines. xfs_db reports errors on stdout between the fields it prints and
- * does not stop, so callers check every line (xfsdb_line_ok) and each
- * value they wrote against how xfs_db prints it (xfsdb_render).
+ * does not stop, so callers check every line (db_line_ok() in dbparse.c)
+ * and each value they wrote against how xfs_db prints it (xfsdb_render).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -105,8 +104,8 @@ static int read_whole(const char *path, char **buf, size_t *len)
 int xfsdb_run(const struct xfsprogs *x, const char *image, const char *cmd_path,
 	      const char *workdir, struct dbout *out)
 {
-	char *source, *out_path, *err_path, *errbuf = NULL, *p;
-	size_t errlen = 0, cap = 0;
+	char *source, *out_path, *err_path, *errbuf = NULL;
+	size_t errlen = 0;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -137,33 +136,10 @@ int xfsdb_run(const struct xfsprogs *x, const char *image, const char *cmd_path,
 	free(err_path);
 	if (ret)
 		return ret < 0 ? ret : -EIO;
-	for (p = out->buf; p < out->buf + out->len;) {
-		char *nl = strchr(p, '\n'), *e;
-
-		if (!nl)
-			nl = out->buf + out->len;
-		if (out->nlines == cap) {
-			cap = cap ? cap * 2 : 1024;
-			out->lines =
-				realloc(out->lines, cap * sizeof(*out->lines));
-			if (!out->lines)
-				return -ENOMEM;
-		}
-		out->lines[out->nlines++] = p;
-		/* echo and array headers leave a blank at the end. */
-		for (e = nl; e > p && e[-1] == ' '; e--)
-			;
-		*e = '\0';
-		p = nl + 1;
-	}
-	return 0;
-}
-
-void dbout_free(struct dbout *out)
-{
-	free(out->buf);
-	free(out->lines);
-	memset(out, 0, sizeof(*out));
+	ret = dbout_split(out);
+	if (ret)
+		err_msg("out of memory");
+	return ret;
 }
 
 /* xfs_db's fp_charns(), in the C locale. */
@@ -209,27 +185,4 @@ void xfsdb_hex(FILE *out, const unsigned char *s, size_t len)
 	fputc('#', out);
 	for (i = 0; i < len; i++)
 		fprintf(out, "%02x", s[i]);
-}
-
-/*
- * What xfs_db prints when commands work: "field = value", the lines of an
- * array ("0:[...]"), "current inode number is N" and our "@@" markers.
- * Error messages are anything else.
- */
-bool xfsdb_line_ok(const char *line)
-{
-	const char *p = line;
-
-	if (!strncmp(line, "@@", 2) ||
-	    !strncmp(line, "current inode number is ", 24) || !line[0])
-		return true;
-	if (isdigit((unsigned char)*p)) {
-		while (isdigit((unsigned char)*p))
-			p++;
-		return *p == ':';
-	}
-	while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' ||
-	       *p == '[' || *p == ']' || *p == '-')
-		p++;
-	return p != line && !strncmp(p, " = ", 3);
 }

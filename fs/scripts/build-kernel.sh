@@ -11,9 +11,9 @@
 # KASAN), OUTPUT is where the
 # boot image is copied. SERIES is what goes on top of the tarball:
 # execfolio (the default: the series of KBASE), stock (nothing) or option-one (the
-# fixed 64K exec folio order patch execfolio is compared with, which the
-# project does not carry: OPTION_ONE_PATCH=FILE, by default the seed patch
-# next to the repository in ../shared/seeds/). The kernel is cached under $KERNEL_BUILD/cache/KEY,
+# fixed 64K exec folio order patch for 6.12 that execfolio is compared
+# with, which the project does not carry: OPTION_ONE_PATCH=FILE). The
+# kernel is cached under $KERNEL_BUILD/cache/KEY,
 # KEY being the sha256 of the tarball, fs/series, every patch it lists, the
 # config fragments and this recipe, so an unchanged kernel is never rebuilt.
 # The source tree is unpacked fresh for every new key, at a fixed path per
@@ -98,13 +98,8 @@ option-one)
 	[ "$kbase" = 6.12 ] ||
 		die "KSERIES=option-one applies to KBASE=6.12 only (7.3 has it upstream: use KSERIES=stock)"
 	option_one=${OPTION_ONE_PATCH:-}
-	if [ -z "$option_one" ]; then
-		for f in "$top"/../shared/seeds/*allow-arch-to-request-folio-size-for-exec-mem*.patch; do
-			[ -r "$f" ] && option_one=$f
-		done
-	fi
 	[ -n "$option_one" ] && [ -r "$option_one" ] ||
-		die "the option-one patch was not found: give its path with OPTION_ONE_PATCH=FILE"
+		die "KSERIES=option-one needs the fixed exec folio order patch, which the project does not carry: give its path with OPTION_ONE_PATCH=FILE"
 	patch_paths=$option_one
 	# The seed was written against another tree: its hunks land at offsets
 	# (never with fuzz).  Our own series must apply exactly (.orig check).

@@ -81,11 +81,26 @@ $(OBJ)/%.o: %.c
 $(LIBEXECFOLIO): $(LIB_OBJS)
 	$(call quiet,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
+# --- front end --------------------------------------------------------------
+# What the three programs share and libexecfolio, which never prints, must
+# not hold: messages, exit statuses, allocation that exits (frontend.h).
+FRONTEND_SRCS := $(wildcard frontend/*.c)
+FRONTEND_OBJS := $(FRONTEND_SRCS:%.c=$(OBJ)/%.o)
+LIBFRONTEND := $(OBJ)/libfrontend.a
+FRONTEND_CPPFLAGS := -I$(TOP)/frontend
+
+$(FRONTEND_OBJS): CPPFLAGS += $(FRONTEND_CPPFLAGS)
+
+$(LIBFRONTEND): $(FRONTEND_OBJS)
+	$(call quiet,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
 # --- execfolio ----------------------------------------------------------------
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(OBJ)/%.o)
 
-$(BIN)/execfolio: $(TOOL_OBJS) $(LIBEXECFOLIO)
+$(TOOL_OBJS): CPPFLAGS += $(FRONTEND_CPPFLAGS)
+
+$(BIN)/execfolio: $(TOOL_OBJS) $(LIBFRONTEND) $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -18,9 +18,9 @@ FUSE_CFLAGS = $(shell pkg-config --cflags $(FUSE_PKGS))
 FUSE_LIBS = $(shell pkg-config --libs $(FUSE_PKGS))
 endif
 
-$(FUSE_OBJS): CPPFLAGS += $(FUSE_CFLAGS)
+$(FUSE_OBJS): CPPFLAGS += $(FUSE_CFLAGS) $(FRONTEND_CPPFLAGS)
 
-$(BIN)/execfoliofs: $(FUSE_OBJS) $(LIBEXECFOLIO)
+$(BIN)/execfoliofs: $(FUSE_OBJS) $(LIBFRONTEND) $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(LDLIBS)
 

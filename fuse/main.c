@@ -19,10 +19,9 @@
 #include <unistd.h>
 
 #include "execfoliofs.h"
+#include "frontend.h"
 
-#define EXIT_FAILED 1
-#define EXIT_USAGE 2
-
+const char *progname = "execfoliofs";
 struct efs_fs efs;
 
 struct efs_config {
@@ -51,17 +50,17 @@ static const struct fuse_opt efs_opts[] = {
 	FUSE_OPT_END,
 };
 
-static void usage(FILE *out)
+static void usage(void)
 {
-	fprintf(out,
-		"usage: execfoliofs [-f] [-d] [-o OPTIONS] BACKING_DIR MOUNTPOINT\n"
-		"       execfoliofs --report TRACE [--per-file] [--all] [--json]\n"
-		"\n"
-		"execfoliofs options:\n"
-		"    -o exec_folio_size=SIZE  policy for executable files: 4k..2m, 0 or none\n"
-		"    -o trace=FILE            readahead off; record first page touches in FILE\n"
-		"    -o timeout=SECONDS       attribute and entry cache timeout (default 1)\n"
-		"Unmount with: fusermount3 -u MOUNTPOINT. See execfoliofs(8).\n");
+	printf("usage: execfoliofs [-f] [-d] [-o OPTIONS] BACKING_DIR MOUNTPOINT\n"
+	       "       execfoliofs --report TRACE [--per-file] [--all] [--json]\n"
+	       "\n"
+	       "execfoliofs options:\n"
+	       "    -o exec_folio_size=SIZE  policy for executable files\n"
+	       "    -o trace=FILE            readahead off; record first page touches in FILE\n"
+	       "    -o timeout=SECONDS       attribute and entry cache timeout (default 1)\n"
+	       "SIZE: " POLICY_SIZE_HELP ".\n"
+	       "Unmount with: fusermount3 -u MOUNTPOINT. See execfoliofs(8).\n");
 }
 
 static int opt_proc(void *data, const char *arg, int key,
@@ -73,7 +72,7 @@ static int opt_proc(void *data, const char *arg, int key,
 		return 1;
 	/* The first bare word is ours; the mount point goes to libfuse. */
 	if (!conf->backing) {
-		conf->backing = strdup(arg);
+		conf->backing = xstrdup(arg);
 		return 0;
 	}
 	if (!conf->nonopts++)
@@ -96,14 +95,11 @@ static int check_mountpoint(const char *path)
 	if (sscanf(path, "/dev/fd/%u%n", &fd, &end) == 1 && !path[end])
 		return 0;
 	if (stat(path, &st)) {
-		fprintf(stderr, "execfoliofs: cannot use mount point %s: %s\n",
-			path, strerror(errno));
+		err_msg("cannot use mount point %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		fprintf(stderr,
-			"execfoliofs: mount point %s is not a directory\n",
-			path);
+		err_msg("mount point %s is not a directory", path);
 		return -1;
 	}
 	return 0;
@@ -140,16 +136,14 @@ static int open_backing(const char *dir)
 	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), probe;
 
 	if (fd < 0) {
-		fprintf(stderr,
-			"execfoliofs: cannot use backing directory %s: %s\n",
-			dir, strerror(errno));
+		err_msg("cannot use backing directory %s: %s", dir,
+			strerror(errno));
 		return -1;
 	}
 	probe = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (probe < 0) {
-		fprintf(stderr,
-			"execfoliofs: cannot read backing directory %s: %s\n",
-			dir, strerror(errno));
+		err_msg("cannot read backing directory %s: %s", dir,
+			strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -240,8 +234,7 @@ static int parse_policy(const char *value)
 	if (!value)
 		return 0;
 	if (execfolio_parse_size_str(value, &size)) {
-		fprintf(stderr,
-			"execfoliofs: invalid exec_folio_size=%s: expected a power of two from 4k to 2m (e.g. 64k, 2m), or 0/none\n",
+		err_msg("invalid exec_folio_size=%s: expected " POLICY_SIZE_HELP,
 			value);
 		return -1;
 	}
@@ -268,8 +261,7 @@ static int run(struct fuse_args *args, struct fuse_cmdline_opts *opts)
 	/* After the fork: the table's resize worker is a thread. */
 	err = efs_table_init();
 	if (err) {
-		fprintf(stderr, "execfoliofs: inode table: %s\n",
-			strerror(-err));
+		err_msg("inode table: %s", strerror(-err));
 		goto out_unmount;
 	}
 	if (opts->singlethread) {
@@ -312,39 +304,29 @@ int main(int argc, char **argv)
 	 * not given; a later -o max_threads= still overrides this one.
 	 */
 	if (fuse_opt_parse(&args, &conf, efs_opts, opt_proc) ||
-	    fuse_opt_insert_arg(&args, 1, "-omax_threads=10")) {
-		fprintf(stderr, "Try 'execfoliofs --help'.\n");
-		return EXIT_USAGE;
-	}
+	    fuse_opt_insert_arg(&args, 1, "-omax_threads=10"))
+		return usage_hint(NULL);
 	if (conf.backing && conf.nonopts == 1 &&
 	    check_mountpoint(conf.mountpoint))
 		return EXIT_FAILED;
-	if (fuse_parse_cmdline(&args, &opts)) {
-		fprintf(stderr, "Try 'execfoliofs --help'.\n");
-		return EXIT_USAGE;
-	}
+	if (fuse_parse_cmdline(&args, &opts))
+		return usage_hint(NULL);
 	if (opts.show_help) {
-		usage(stdout);
+		usage();
 		printf("\nlibfuse options:\n");
 		fuse_cmdline_help();
 		fuse_lowlevel_help();
-		return 0;
+		return EXIT_OK;
 	}
 	if (opts.show_version) {
 		printf("execfoliofs %s, libfuse %s\n", EXECFOLIO_VERSION,
 		       fuse_pkgversion());
-		return 0;
+		return EXIT_OK;
 	}
-	if (!conf.backing || !opts.mountpoint || conf.nonopts > 1) {
-		fprintf(stderr,
-			"execfoliofs: expected BACKING_DIR and MOUNTPOINT\n");
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (conf.timeout < 0) {
-		fprintf(stderr, "execfoliofs: timeout must not be negative\n");
-		return EXIT_USAGE;
-	}
+	if (!conf.backing || !opts.mountpoint || conf.nonopts > 1)
+		return usage_error(NULL, "expected BACKING_DIR and MOUNTPOINT");
+	if (conf.timeout < 0)
+		return usage_error(NULL, "timeout must not be negative");
 	efs.backing = conf.backing;
 	efs.mountpoint = opts.mountpoint;
 	efs.timeout = conf.timeout;
@@ -353,16 +335,14 @@ int main(int argc, char **argv)
 		return EXIT_FAILED;
 	efs_policy_resolve(&efs.root, efs.root.mode, false);
 	if (conf.trace && efs_trace_open(conf.trace, err, sizeof(err))) {
-		fprintf(stderr, "execfoliofs: %s\n", err);
+		err_msg("%s", err);
 		return EXIT_FAILED;
 	}
 	raise_nofile();
 	/* The kernel applied the caller's umask already. */
 	umask(0);
-	if (add_mount_options(&args)) {
-		fprintf(stderr, "execfoliofs: out of memory\n");
-		return EXIT_FAILED;
-	}
+	if (add_mount_options(&args))
+		out_of_memory();
 	ret = run(&args, &opts);
 	efs_table_destroy();
 	efs_trace_close();

@@ -19,6 +19,7 @@
 #include <execfolio/xattr.h>
 
 #include "execfoliofs.h"
+#include "frontend.h"
 
 #define NSIZES 8 /* 16K .. 2M */
 #define NSCEN (NSIZES + 3)
@@ -59,7 +60,7 @@ struct report {
 
 static int fail(const struct report *r, unsigned int line, const char *what)
 {
-	fprintf(stderr, "execfoliofs: %s:%u: %s\n", r->trace, line, what);
+	err_msg("%s:%u: %s", r->trace, line, what);
 	return -EINVAL;
 }
 
@@ -97,10 +98,8 @@ static int add_file(struct report *r, unsigned int line, uint32_t id,
 
 	if (id >= r->nids) {
 		size_t n = (size_t)id + 64;
-		struct rid *ids = realloc(r->ids, n * sizeof(*ids));
+		struct rid *ids = xrealloc(r->ids, n * sizeof(*ids));
 
-		if (!ids)
-			return -ENOMEM;
 		for (i = r->nids; i < n; i++)
 			ids[i].file = SIZE_MAX;
 		r->ids = ids;
@@ -120,43 +119,29 @@ static int add_file(struct report *r, unsigned int line, uint32_t id,
 			return 0;
 		}
 	}
-	if (!(r->nfiles & 63)) {
-		struct rfile *f =
-			realloc(r->files, (r->nfiles + 64) * sizeof(*f));
-
-		if (!f)
-			return -ENOMEM;
-		r->files = f;
-	}
+	if (!(r->nfiles & 63))
+		r->files = xrealloc(r->files,
+				    (r->nfiles + 64) * sizeof(*r->files));
 	memset(&r->files[r->nfiles], 0, sizeof(r->files[0]));
-	r->files[r->nfiles].path = strdup(path);
+	r->files[r->nfiles].path = xstrdup(path);
 	r->files[r->nfiles].size = size;
 	r->files[r->nfiles].policy = psize;
-	if (!r->files[r->nfiles].path)
-		return -ENOMEM;
 	r->ids[id].file = r->nfiles++;
 	r->ids[id].owner = true;
 	return 0;
 }
 
-static int add_touch(struct rfile *f, uint64_t page, uint32_t stream,
-		     bool syscall)
+static void add_touch(struct rfile *f, uint64_t page, uint32_t stream,
+		      bool syscall)
 {
 	if (f->ntouches == f->cap) {
-		size_t n = f->cap ? 2 * f->cap : 64;
-		struct execfolio_sim_touch *t =
-			realloc(f->touches, n * sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		f->touches = t;
-		f->cap = n;
+		f->cap = f->cap ? 2 * f->cap : 64;
+		f->touches = xrealloc(f->touches, f->cap * sizeof(*f->touches));
 	}
 	f->touches[f->ntouches].page = page;
 	f->touches[f->ntouches].stream = stream;
 	f->touches[f->ntouches].syscall = syscall;
 	f->ntouches++;
-	return 0;
 }
 
 static int parse_line(struct report *r, unsigned int line, char *buf)
@@ -181,9 +166,7 @@ static int parse_line(struct report *r, unsigned int line, char *buf)
 			return fail(r, line, "segment of an undescribed file");
 		if (!r->ids[id].owner)
 			return 0;
-		s = realloc(f->segs, (f->nsegs + 1) * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
+		s = xrealloc(f->segs, (f->nsegs + 1) * sizeof(*s));
 		s[f->nsegs].offset = a;
 		s[f->nsegs].vaddr = b;
 		s[f->nsegs].filesz = c;
@@ -205,8 +188,7 @@ static int parse_line(struct report *r, unsigned int line, char *buf)
 			return fail(r, line, "read of an undescribed file");
 		for (page = a / r->page_size;
 		     b && page <= (a + b - 1) / r->page_size; page++)
-			if (add_touch(f, page, stream, syscall))
-				return -ENOMEM;
+			add_touch(f, page, stream, syscall);
 		return 0;
 	}
 	if (buf[0] == '#' || buf[0] == '\n')
@@ -222,8 +204,7 @@ static int load(struct report *r)
 	int ret = 0;
 
 	if (!in) {
-		fprintf(stderr, "execfoliofs: cannot read trace %s: %s\n",
-			r->trace, strerror(errno));
+		err_msg("cannot read trace %s: %s", r->trace, strerror(errno));
 		return -errno;
 	}
 	if (!fgets(buf, sizeof(buf), in) ||
@@ -231,8 +212,7 @@ static int load(struct report *r)
 	    !fgets(buf, sizeof(buf), in) ||
 	    sscanf(buf, "page_size %" SCNu32, &r->page_size) != 1 ||
 	    r->page_size < 4096 || (r->page_size & (r->page_size - 1))) {
-		fprintf(stderr,
-			"execfoliofs: %s is not an execfoliofs trace (version 1): it must start with \"execfoliofs-trace 1\" and a page_size line\n",
+		err_msg("%s is not an execfoliofs trace (version 1): it must start with \"execfoliofs-trace 1\" and a page_size line",
 			r->trace);
 		fclose(in);
 		return -EINVAL;
@@ -242,8 +222,7 @@ static int load(struct report *r)
 		ret = parse_line(r, line, buf);
 	}
 	if (!ret && ferror(in)) {
-		fprintf(stderr, "execfoliofs: reading %s: %s\n", r->trace,
-			strerror(errno));
+		err_msg("reading %s: %s", r->trace, strerror(errno));
 		ret = -EIO;
 	}
 	fclose(in);
@@ -347,16 +326,14 @@ static int apply(const struct report *r, FILE *log)
 		if (!safe_relative(f->path) ||
 		    snprintf(path, sizeof(path), "%s/%s", r->apply, f->path) >=
 			    (int)sizeof(path)) {
-			fprintf(stderr,
-				"execfoliofs: not applying to \"%s\": not a path inside %s\n",
+			err_msg("not applying to \"%s\": not a path inside %s",
 				f->path, r->apply);
 			failed++;
 			continue;
 		}
 		ret = execfolio_xattr_set(path, f->suggested);
 		if (ret) {
-			fprintf(stderr, "execfoliofs: %s: %s\n", path,
-				execfolio_xattr_strerror(ret));
+			err_msg("%s: %s", path, execfolio_xattr_strerror(ret));
 			failed++;
 			continue;
 		}
@@ -385,9 +362,8 @@ static int simulate(struct report *r)
 			scenario(r, f, k, &p);
 			ret = execfolio_sim_run(&in, &p, &f->res[k]);
 			if (ret) {
-				fprintf(stderr,
-					"execfoliofs: simulating %s: %s\n",
-					f->path, strerror(-ret));
+				err_msg("simulating %s: %s", f->path,
+					strerror(-ret));
 				return ret;
 			}
 			execfolio_sim_add(&r->total[k], &f->res[k]);
@@ -635,11 +611,10 @@ static void print_human(const struct report *r)
 	}
 }
 
-static void report_usage(FILE *out)
+static void report_usage(void)
 {
-	fprintf(out,
-		"usage: execfoliofs --report TRACE [--per-file] [--all] [--json]\n"
-		"                   [--ra-kb KB] [--fault-around-kb KB] [--apply DIR]\n");
+	printf("usage: execfoliofs --report TRACE [--per-file] [--all] [--json]\n"
+	       "                   [--ra-kb KB] [--fault-around-kb KB] [--apply DIR]\n");
 }
 
 static int parse_kb(const char *arg, uint32_t page_size, unsigned int *pages)
@@ -668,9 +643,10 @@ int efs_report_main(int argc, char **argv)
 	static struct report r;
 	const char *ra_kb = "128", *fa_kb = "64";
 	unsigned int k;
-	int c, ret;
+	int c;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			r.per_file = true;
@@ -691,31 +667,22 @@ int efs_report_main(int argc, char **argv)
 			r.apply = optarg;
 			break;
 		case 'h':
-			report_usage(stdout);
-			return 0;
+			report_usage();
+			return EXIT_OK;
 		default:
-			report_usage(stderr);
-			return 2;
+			return option_error("--report", c, argv);
 		}
 	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "execfoliofs: --report needs one TRACE file\n");
-		report_usage(stderr);
-		return 2;
-	}
+	if (optind + 1 != argc)
+		return usage_error("--report", "expected one TRACE file");
 	r.trace = argv[optind];
-	ret = load(&r);
-	if (ret == -ENOMEM)
-		fprintf(stderr, "execfoliofs: out of memory reading %s\n",
-			r.trace);
-	if (ret)
-		return 1;
+	if (load(&r))
+		return EXIT_FAILED;
 	if (parse_kb(ra_kb, r.page_size, &r.ra_pages) ||
-	    parse_kb(fa_kb, r.page_size, &r.fault_around_pages)) {
-		fprintf(stderr,
-			"execfoliofs: --ra-kb and --fault-around-kb take a number of kB\n");
-		return 2;
-	}
+	    parse_kb(fa_kb, r.page_size, &r.fault_around_pages))
+		return usage_error(
+			"--report",
+			"--ra-kb and --fault-around-kb take a number of kB");
 	r.names[0] = "stock";
 	r.names[1] = "opt-one";
 	for (k = 0; k < NSIZES; k++) {
@@ -724,12 +691,12 @@ int efs_report_main(int argc, char **argv)
 	}
 	r.names[NSCEN - 1] = "as-set";
 	if (simulate(&r))
-		return 1;
+		return EXIT_FAILED;
 	if (r.json)
 		print_json(&r);
 	else
 		print_human(&r);
 	if (r.apply && apply(&r, r.json ? stderr : stdout))
-		return 1;
-	return 0;
+		return EXIT_FAILED;
+	return EXIT_OK;
 }

@@ -378,10 +378,7 @@ int fixup_image(struct tree *t, const struct xfsprogs *x, const char *image,
 	};
 	int ret;
 
-	if (asprintf(&f.cmd_path, "%s/db.cmds", workdir) < 0) {
-		err_msg("out of memory");
-		return -ENOMEM;
-	}
+	f.cmd_path = xasprintf("%s/db.cmds", workdir);
 	ret = run_batch(&f, &superblock);
 	if (!ret)
 		ret = run_batch(&f, &found);

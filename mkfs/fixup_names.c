@@ -90,12 +90,8 @@ static void add_dblocks(struct fixup *f, struct node *n, uint64_t off,
 
 	for (b = (off + stride - 1) & ~(stride - 1);
 	     b < off + count && b < limit; b += stride) {
-		n->dblocks = realloc(n->dblocks,
-				     (n->ndblocks + 1) * sizeof(uint64_t));
-		if (!n->dblocks) {
-			err_msg("out of memory");
-			exit(EXIT_FAILED);
-		}
+		n->dblocks = xrealloc(n->dblocks,
+				      (n->ndblocks + 1) * sizeof(uint64_t));
 		n->dblocks[n->ndblocks++] = b;
 	}
 }
@@ -226,13 +222,9 @@ static void note_hash(struct fixup *f, const struct node *n, const char *field,
 
 		if (!needs_new_hash(c) || hash_of(c->img_name) != hash)
 			continue;
-		f->hash_writes = realloc(f->hash_writes,
-					 (f->nhash_writes + 1) *
-						 sizeof(*f->hash_writes));
-		if (!f->hash_writes) {
-			err_msg("out of memory");
-			exit(EXIT_FAILED);
-		}
+		f->hash_writes = xrealloc(f->hash_writes,
+					  (f->nhash_writes + 1) *
+						  sizeof(*f->hash_writes));
 		w = &f->hash_writes[f->nhash_writes++];
 		*w = (struct hash_write){ .dir = (size_t)(n - f->t->nodes),
 					  .child = n->children[i],

@@ -27,12 +27,10 @@ static int find_program(const char *name, char *out, size_t outlen)
 	int found = -ENOENT;
 
 	if (env)
-		list = strdup(env);
-	else if (asprintf(&list, "%s:/usr/sbin:/sbin",
-			  getenv("PATH") ? getenv("PATH") : "/usr/bin") < 0)
-		list = NULL;
-	if (!list)
-		return -ENOMEM;
+		list = xstrdup(env);
+	else
+		list = xasprintf("%s:/usr/sbin:/sbin",
+				 getenv("PATH") ? getenv("PATH") : "/usr/bin");
 	for (dir = strtok_r(list, ":", &save); dir;
 	     dir = strtok_r(NULL, ":", &save)) {
 		if ((size_t)snprintf(out, outlen, "%s/%s", dir, name) >= outlen)
@@ -213,13 +211,11 @@ int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	       const char *tmp_image, const char *proto, const char *workdir,
 	       uint64_t size)
 {
-	char **argv = calloc(o->nmkfs_args + 8, sizeof(char *));
-	char *err_path;
+	char **argv = xcalloc(o->nmkfs_args + 8, sizeof(char *));
+	char *err_path = xasprintf("%s/mkfs.err", workdir);
 	bool no_space;
 	int argc = 0, i, ret;
 
-	if (!argv || asprintf(&err_path, "%s/mkfs.err", workdir) < 0)
-		return -ENOMEM;
 	argv[argc++] = (char *)x->mkfs;
 	argv[argc++] = "-q";
 	argv[argc++] = "-p";
@@ -276,16 +272,15 @@ static bool geometry_value(const char *line, const char *key, unsigned int *v)
 int image_geometry(const struct xfsprogs *x, const struct options *o,
 		   const char *workdir, uint64_t size, struct geometry *g)
 {
-	char **argv = calloc(o->nmkfs_args + 8, sizeof(char *));
-	char *file = NULL, *out_path = NULL, *err_path = NULL, line[1024];
+	char **argv = xcalloc(o->nmkfs_args + 8, sizeof(char *));
+	char *file = xasprintf("%s/geometry.img", workdir);
+	char *out_path = xasprintf("%s/geometry.out", workdir);
+	char *err_path = xasprintf("%s/geometry.err", workdir);
+	char line[1024];
 	unsigned int v, seen = 0;
-	int argc = 0, i, ret = -ENOMEM;
+	int argc = 0, i, ret = 0;
 	FILE *f;
 
-	if (!argv || asprintf(&file, "%s/geometry.img", workdir) < 0 ||
-	    asprintf(&out_path, "%s/geometry.out", workdir) < 0 ||
-	    asprintf(&err_path, "%s/geometry.err", workdir) < 0)
-		goto out;
 	f = fopen(file, "w");
 	if (!f || ftruncate(fileno(f), size)) {
 		err_msg("cannot create %s: %s", file, strerror(errno));
@@ -337,8 +332,7 @@ int image_geometry(const struct xfsprogs *x, const struct options *o,
 		ret = -EIO;
 	}
 out:
-	if (file)
-		unlink(file);
+	unlink(file);
 	free(file);
 	free(out_path);
 	free(err_path);

@@ -68,25 +68,10 @@ static void usage(FILE *out)
 		"  -v, --verbose           say what was built\n"
 		"  -h, --help              this text\n"
 		"\n"
-		"SIZE: a power of two from 4k to 2m (64k, 2m, 65536), or 0/none."
-		"\nExit status: 0 success, 1 failure (no image made), 2 usage "
+		"SIZE: " POLICY_SIZE_HELP ".\n"
+		"Exit status: 0 success, 1 failure (no image made), 2 usage "
 		"error.\nSee mkfs.execfolio(8).\n",
 		progname);
-}
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "%s: ", progname);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry '%s --help'.\n", progname);
-	return EXIT_USAGE;
-}
-
-/* A usage error whose parser has already said what is wrong. */
-static int usage_hint(void)
-{
-	fprintf(stderr, "Try '%s --help'.\n", progname);
-	return EXIT_USAGE;
 }
 
 /*
@@ -170,6 +155,12 @@ static void cleanup(bool keep_image)
 	workdir[0] = '\0';
 }
 
+/* An exit on the way (out_of_memory()) leaves no image either. */
+static void cleanup_at_exit(void)
+{
+	cleanup(false);
+}
+
 enum {
 	OPT_EXEC_SIZE = 256,
 	OPT_AUTO,
@@ -220,7 +211,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	int nopts = argc, i, c, ret;
+	int nopts = argc, i, c;
 
 	/* Everything after the first "--" goes to mkfs.xfs untouched. */
 	for (i = 1; i < argc; i++) {
@@ -237,9 +228,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_EXEC_SIZE:
 			if (execfolio_parse_size_str(optarg, &o->exec_size))
 				return usage_error(
+					NULL,
 					"--exec-folio-size '%s': not a policy "
-					"size (a power of two from 4k to 2m, "
-					"e.g. 64k, or 0/none)",
+					"size: expected " POLICY_SIZE_HELP,
 					optarg);
 			o->have_exec_size = true;
 			break;
@@ -247,24 +238,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->auto_size = true;
 			break;
 		case OPT_RULE:
-			o->rules = realloc(o->rules,
-					   (o->nrules + 1) * sizeof(*o->rules));
-			if (!o->rules) {
-				err_msg("out of memory");
-				return EXIT_FAILED;
-			}
-			ret = parse_rule(optarg, &o->rules[o->nrules]);
-			if (ret == -ENOMEM) {
-				err_msg("out of memory");
-				return EXIT_FAILED;
-			}
-			if (ret)
-				return usage_hint();
+			o->rules = xrealloc(
+				o->rules, (o->nrules + 1) * sizeof(*o->rules));
+			if (parse_rule(optarg, &o->rules[o->nrules]))
+				return usage_hint(NULL);
 			o->nrules++;
 			break;
 		case OPT_SIZE:
 			if (parse_image_size(optarg, &o->image_size))
-				return usage_hint();
+				return usage_hint(NULL);
 			break;
 		case OPT_FORCE:
 			o->force = true;
@@ -290,16 +272,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_VERSION:
 			printf("%s %s\n", progname, EXECFOLIO_VERSION);
 			exit(EXIT_OK);
-		case ':':
-			return usage_error("option '%s' needs an argument",
-					   argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'",
-					   argv[optind - 1]);
+			return option_error(NULL, c, argv);
 		}
 	}
 	if (nopts - optind != 2)
-		return usage_error("expected SOURCE_DIR and IMAGE%s",
+		return usage_error(NULL, "expected SOURCE_DIR and IMAGE%s",
 				   nopts - optind > 2 ?
 					   " (MKFS_XFS_OPTIONS go after --)" :
 					   "");
@@ -348,11 +326,9 @@ static int make_workdir(void)
 
 static int make_temp_image(const struct options *o, uint64_t size)
 {
-	char *copy = strdup(o->image), *copy2 = strdup(o->image), *dir = NULL;
+	char *copy = xstrdup(o->image), *copy2 = xstrdup(o->image), *dir;
 	int fd, ret = -1;
 
-	if (!copy || !copy2)
-		goto out;
 	/* Absolute: mkfs.xfs and xfs_db run in the work directory. */
 	dir = realpath(dirname(copy), NULL);
 	if (!dir) {
@@ -453,8 +429,7 @@ static int build(const struct options *o)
 	}
 	if (make_temp_image(o, size))
 		goto out;
-	if (asprintf(&proto, "%s/protofile", workdir) < 0)
-		goto out;
+	proto = xasprintf("%s/protofile", workdir);
 	if (proto_write(&t, proto, workdir))
 		goto out;
 	for (tries = 0;; tries++) {
@@ -514,6 +489,7 @@ int main(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret;
+	atexit(cleanup_at_exit);
 	{
 		struct sigaction sa = { .sa_handler = on_signal };
 

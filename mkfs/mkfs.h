@@ -24,12 +24,7 @@
 #include <sys/types.h>
 
 #include "dbparse.h"
-
-#define EXIT_OK 0
-#define EXIT_FAILED 1
-#define EXIT_USAGE 2
-
-extern const char *progname;
+#include "frontend.h"
 
 /* XFS attribute namespaces, as xfs_db's attr_set flags name them. */
 enum attr_ns {
@@ -137,7 +132,6 @@ void report(const struct node *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 size_t report_count(void);
 int report_close(void);
-void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An error about one file: its path below SOURCE_DIR, escaped, first. */
 void err_file(const struct node *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -5,7 +5,9 @@
 MKFS_SRCS := $(wildcard mkfs/*.c)
 MKFS_OBJS := $(MKFS_SRCS:%.c=$(OBJ)/%.o)
 
-$(BIN)/mkfs.execfolio: $(MKFS_OBJS) $(LIBEXECFOLIO)
+$(MKFS_OBJS): CPPFLAGS += $(FRONTEND_CPPFLAGS)
+
+$(BIN)/mkfs.execfolio: $(MKFS_OBJS) $(LIBFRONTEND) $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -15,8 +17,9 @@ endif
 
 # The unit test of the readers of xfs_db output (tests/unit/data/xfsdb/)
 # links them, and names.c for the directory hash with report.c under it.
-$(OBJ)/tests/unit/test_mkfs_dbparse.o: CPPFLAGS += -I$(TOP)/mkfs
-$(OBJ)/tests/unit/test_mkfs_dbparse: $(addprefix $(OBJ)/mkfs/,dbparse.o names.o report.o)
+$(OBJ)/tests/unit/test_mkfs_dbparse.o: CPPFLAGS += -I$(TOP)/mkfs $(FRONTEND_CPPFLAGS)
+$(OBJ)/tests/unit/test_mkfs_dbparse: $(addprefix $(OBJ)/mkfs/,dbparse.o names.o report.o) \
+	$(LIBFRONTEND)
 
 # Checks the tool's size validation against tests/vectors/policy.vec.
 MKFS_VECTORS := $(OBJ)/tests/mkfs/vectors_check

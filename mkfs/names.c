@@ -102,17 +102,6 @@ static uint64_t rng_next(uint64_t *s)
 	return *s;
 }
 
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p) {
-		err_msg("out of memory");
-		exit(EXIT_FAILED);
-	}
-	return p;
-}
-
 /*
  * The hash of names of one length as a GF(2) matrix in row echelon form:
  * one basis vector per pivot bit with the name bits that sum to it, and a
@@ -156,12 +145,8 @@ static void basis_add(struct hash_basis *b, uint32_t v, uint64_t *row)
 	}
 	/* A combination of name bits with hash 0. */
 	if (b->nnull < ENUMERATE_MAX_DIM + 1) {
-		b->null = realloc(b->null,
-				  (b->nnull + 1) * b->words * sizeof(uint64_t));
-		if (!b->null) {
-			err_msg("out of memory");
-			exit(EXIT_FAILED);
-		}
+		b->null = xrealloc(b->null, (b->nnull + 1) * b->words *
+						    sizeof(uint64_t));
 		memcpy(&b->null[b->nnull * b->words], row,
 		       b->words * sizeof(uint64_t));
 	}
@@ -430,7 +415,7 @@ int names_assign(struct tree *t)
 {
 	size_t i;
 
-	t->nodes[0].img_path = strdup("/");
+	t->nodes[0].img_path = xstrdup("/");
 	for (i = 1; i < t->count; i++) {
 		struct node *n = &t->nodes[i];
 		const struct node *p = &t->nodes[n->parent];
@@ -444,20 +429,13 @@ int names_assign(struct tree *t)
 				return -1;
 			n->renamed = true;
 		}
-		if (asprintf(&n->img_path, "%s%s%s", p->img_path,
-			     n->parent ? "/" : "", n->img_name) < 0) {
-			err_msg("out of memory");
-			return -1;
-		}
+		n->img_path = xasprintf("%s%s%s", p->img_path,
+					n->parent ? "/" : "", n->img_name);
 		if (n->type == NODE_SYMLINK) {
 			if (target_is_proto_safe(n->target)) {
 				n->proto_target = n->target;
 			} else {
-				n->proto_target = strdup(n->target);
-				if (!n->proto_target) {
-					err_msg("out of memory");
-					return -1;
-				}
+				n->proto_target = xstrdup(n->target);
 				memset(n->proto_target, 'x', strlen(n->target));
 				n->target_fixup = true;
 			}

@@ -54,8 +54,7 @@ static int put_content(struct proto_ctx *c, const struct node *n)
 		fprintf(c->out, " s/%s", n->rel);
 		return 0;
 	}
-	if (asprintf(&link, "%s/c/%zu", c->workdir, c->links) < 0)
-		return -ENOMEM;
+	link = xasprintf("%s/c/%zu", c->workdir, c->links);
 	target = tree_source_path(c->t, n);
 	if (symlink(target, link)) {
 		ret = -errno;
@@ -120,16 +119,14 @@ int proto_write(const struct tree *t, const char *path, const char *workdir)
 	char *dir;
 	int ret;
 
-	if (asprintf(&dir, "%s/s", workdir) < 0)
-		return -ENOMEM;
+	dir = xasprintf("%s/s", workdir);
 	if (symlink(t->source, dir)) {
 		err_msg("cannot create %s: %s", dir, strerror(errno));
 		free(dir);
 		return -errno;
 	}
 	free(dir);
-	if (asprintf(&dir, "%s/c", workdir) < 0)
-		return -ENOMEM;
+	dir = xasprintf("%s/c", workdir);
 	if (mkdir(dir, 0700)) {
 		err_msg("cannot create %s: %s", dir, strerror(errno));
 		free(dir);

@@ -15,31 +15,31 @@
 static FILE *report_out;
 static size_t report_lines;
 
-void err_msg(const char *fmt, ...)
+/*
+ * "PATH: MESSAGE", PATH escaped ("." for the root); on standard error after
+ * progname, as every message.
+ */
+static void put_node_line(FILE *out, const struct node *n, const char *fmt,
+			  va_list ap)
 {
-	va_list ap;
-
-	fprintf(stderr, "%s: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	if (out == stderr)
+		fprintf(out, "%s: ", progname);
+	if (n->rel[0])
+		fput_escaped(out, n->rel, strlen(n->rel));
+	else
+		fputc('.', out);
+	fputs(": ", out);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
 }
 
 void err_file(const struct node *n, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", progname);
-	if (n->rel[0])
-		fput_escaped(stderr, n->rel, strlen(n->rel));
-	else
-		fputc('.', stderr);
-	fputs(": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_node_line(stderr, n, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void fput_escaped(FILE *out, const char *s, size_t len)
@@ -84,17 +84,9 @@ void report(const struct node *n, const char *fmt, ...)
 
 	if (!report_out)
 		report_out = stderr;
-	if (report_out == stderr)
-		fprintf(report_out, "%s: ", progname);
-	if (n->rel[0])
-		fput_escaped(report_out, n->rel, strlen(n->rel));
-	else
-		fputc('.', report_out);
-	fputs(": ", report_out);
 	va_start(ap, fmt);
-	vfprintf(report_out, fmt, ap);
+	put_node_line(report_out, n, fmt, ap);
 	va_end(ap);
-	fputc('\n', report_out);
 	report_lines++;
 }
 

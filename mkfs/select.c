@@ -27,13 +27,12 @@ int parse_rule(const char *arg, struct rule *rule)
 		return -EINVAL;
 	}
 	if (execfolio_parse_size_str(eq + 1, &rule->size)) {
-		err_msg("--rule %s: invalid size '%s': a power of two from 4k "
-			"to 2m (e.g. 64k), 0 or none",
+		err_msg("--rule %s: invalid size '%s': expected " POLICY_SIZE_HELP,
 			arg, eq + 1);
 		return -EINVAL;
 	}
-	rule->glob = strndup(arg, eq - arg);
-	return rule->glob ? 0 : -ENOMEM;
+	rule->glob = xstrndup(arg, eq - arg);
+	return 0;
 }
 
 /* The size --auto chooses, or 0 to leave the file alone. */
@@ -77,24 +76,16 @@ static void set_policy(struct tree *t, struct node *n, uint32_t size)
 		}
 	}
 	if (!x) {
-		n->xattrs = realloc(n->xattrs,
-				    (n->nxattrs + 1) * sizeof(*n->xattrs));
-		if (!n->xattrs) {
-			err_msg("out of memory");
-			exit(EXIT_FAILED);
-		}
+		n->xattrs = xrealloc(n->xattrs,
+				     (n->nxattrs + 1) * sizeof(*n->xattrs));
 		x = &n->xattrs[n->nxattrs++];
 		memset(x, 0, sizeof(*x));
 		x->ns = ATTR_NS_ROOT;
-		x->name = strdup(EXECFOLIO_XATTR_SUFFIX);
+		x->name = xstrdup(EXECFOLIO_XATTR_SUFFIX);
 		t->nattrs++;
 	}
 	execfolio_format_size(size, canon);
-	x->value = strdup(canon);
-	if (!x->name || !x->value) {
-		err_msg("out of memory");
-		exit(EXIT_FAILED);
-	}
+	x->value = xstrdup(canon);
 	x->len = strlen(canon);
 	x->policy = true;
 }

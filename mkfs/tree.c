@@ -31,38 +31,11 @@ struct walk {
 	size_t seen_cap;
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		err_msg("out of memory");
-		exit(EXIT_FAILED);
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d) {
-		err_msg("out of memory");
-		exit(EXIT_FAILED);
-	}
-	return d;
-}
-
 char *tree_source_path(const struct tree *t, const struct node *n)
 {
-	char *p;
-
 	if (!n->rel[0])
 		return xstrdup(t->source);
-	if (asprintf(&p, "%s/%s", t->source, n->rel) < 0) {
-		err_msg("out of memory");
-		exit(EXIT_FAILED);
-	}
-	return p;
+	return xasprintf("%s/%s", t->source, n->rel);
 }
 
 static size_t add_node(struct tree *t, size_t parent, const char *rel,
@@ -133,7 +106,7 @@ static int read_xattrs(struct tree *t, struct node *n, const char *path)
 	}
 	if (!len)
 		return 0;
-	names = xrealloc(NULL, len);
+	names = xmalloc(len);
 	len = llistxattr(path, names, len);
 	if (len < 0) {
 		err_msg("cannot list the xattrs of %s: %s", path,
@@ -166,7 +139,7 @@ static int read_xattrs(struct tree *t, struct node *n, const char *path)
 		memset(x, 0, sizeof(*x));
 		x->ns = ns;
 		x->name = xstrdup(name);
-		x->value = xrealloc(NULL, vlen);
+		x->value = xmalloc(vlen);
 		vlen = lgetxattr(path, p, x->value, vlen);
 		if (vlen < 0) {
 			err_msg("cannot read xattr %s of %s: %s", p, path,
@@ -238,7 +211,7 @@ static int read_node(struct walk *w, size_t idx)
 	}
 	n->type = type_of(n->st.st_mode);
 	if (n->type == NODE_SYMLINK) {
-		char *buf = xrealloc(NULL, n->st.st_size + 2);
+		char *buf = xmalloc(n->st.st_size + 2);
 		ssize_t len = readlink(path, buf, n->st.st_size + 1);
 
 		if (len < 0 || len > n->st.st_size) {
@@ -311,13 +284,9 @@ static int read_dir(struct walk *w, size_t idx)
 	for (i = 0; i < count; i++) {
 		const char *prel = t->nodes[idx].rel;
 		size_t child;
-		char *rel;
+		char *rel =
+			xasprintf("%s%s%s", prel, prel[0] ? "/" : "", names[i]);
 
-		if (asprintf(&rel, "%s%s%s", prel, prel[0] ? "/" : "",
-			     names[i]) < 0) {
-			err_msg("out of memory");
-			exit(EXIT_FAILED);
-		}
 		child = add_node(t, idx, rel, names[i]);
 		free(rel);
 		if (read_node(w, child))

@@ -84,11 +84,7 @@ static int read_whole(const char *path, char **buf, size_t *len)
 		close(fd);
 		return -errno;
 	}
-	*buf = malloc(st.st_size + 1);
-	if (!*buf) {
-		close(fd);
-		return -ENOMEM;
-	}
+	*buf = xmalloc(st.st_size + 1);
 	while (got < (size_t)st.st_size) {
 		n = read(fd, *buf + got, st.st_size - got);
 		if (n <= 0)
@@ -109,11 +105,9 @@ int xfsdb_run(const struct xfsprogs *x, const char *image, const char *cmd_path,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (asprintf(&source, "source %s", cmd_path) < 0)
-		return -ENOMEM;
-	if (asprintf(&out_path, "%s/db.out", workdir) < 0 ||
-	    asprintf(&err_path, "%s/db.err", workdir) < 0)
-		return -ENOMEM;
+	source = xasprintf("source %s", cmd_path);
+	out_path = xasprintf("%s/db.out", workdir);
+	err_path = xasprintf("%s/db.err", workdir);
 	{
 		char *argv[] = { (char *)x->db, "-x",	       "-c",
 				 source,	(char *)image, NULL };
@@ -169,10 +163,8 @@ char *xfsdb_render_str(const unsigned char *s, size_t len)
 	size_t size = 0;
 	FILE *f = open_memstream(&buf, &size);
 
-	if (!f) {
-		err_msg("out of memory");
-		exit(EXIT_FAILED);
-	}
+	if (!f)
+		out_of_memory();
 	xfsdb_render(f, s, len);
 	fclose(f);
 	return buf;

@@ -267,7 +267,7 @@ int cmd_get(int argc, char **argv)
 	int opt, ret;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+rvh", get_options, NULL)) !=
+	while ((opt = getopt_long(argc, argv, "+:rvh", get_options, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'r':
@@ -283,7 +283,7 @@ int cmd_get(int argc, char **argv)
 			get_usage();
 			return EXIT_OK;
 		default:
-			return unknown_option(ctx.cmd, argv);
+			return option_error(ctx.cmd, opt, argv);
 		}
 	}
 	if (optind >= argc)

@@ -191,7 +191,7 @@ int cmd_scan(int argc, char **argv)
 	int opt, i, status = EXIT_OK;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+rh", scan_options, NULL)) !=
+	while ((opt = getopt_long(argc, argv, "+:rh", scan_options, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'r':
@@ -204,7 +204,7 @@ int cmd_scan(int argc, char **argv)
 			scan_usage();
 			return EXIT_OK;
 		default:
-			return unknown_option(ctx.cmd, argv);
+			return option_error(ctx.cmd, opt, argv);
 		}
 	}
 	if (optind >= argc)

@@ -44,9 +44,9 @@ static void set_usage(void)
 	printf("Usage: %s set [-r] [-n] [-v] SIZE|auto PATH...\n"
 	       "       %s clear [-r] [-n] [-v] PATH...\n\n"
 	       "set writes the exec folio policy xattr (%s) on each file.\n"
-	       "SIZE is a power of two from 4k to 2m (4096..2097152, suffix k or m),\n"
-	       "or none (0) to opt a file out of the mount default. auto picks the\n"
-	       "size `%s scan` recommends for ELF executables and shared libraries\n"
+	       "SIZE is " POLICY_SIZE_HELP ";\n"
+	       "none opts a file out of the mount default. auto picks the size\n"
+	       "`%s scan` recommends for ELF executables and shared libraries\n"
 	       "and leaves other files alone. clear removes the xattr. Only XFS under a\n"
 	       "kernel with the execfolio series, and execfoliofs, apply the policy:\n"
 	       "elsewhere set still writes it, and warns once per file system.\n\n"
@@ -199,7 +199,7 @@ static int set_or_clear(int argc, char **argv, bool clear)
 	int opt;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+rnvh", set_options, NULL)) !=
+	while ((opt = getopt_long(argc, argv, "+:rnvh", set_options, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'r':
@@ -221,7 +221,7 @@ static int set_or_clear(int argc, char **argv, bool clear)
 			set_usage();
 			return EXIT_OK;
 		default:
-			return unknown_option(ctx.cmd, argv);
+			return option_error(ctx.cmd, opt, argv);
 		}
 	}
 
@@ -233,8 +233,7 @@ static int set_or_clear(int argc, char **argv, bool clear)
 		else if (execfolio_parse_size_str(argv[optind], &ctx.size))
 			return usage_error(
 				ctx.cmd,
-				"invalid size '%s': expected a power of two from 4k "
-				"to 2m (e.g. 64k, 2m), none, or auto",
+				"invalid size '%s': expected auto or " POLICY_SIZE_HELP,
 				argv[optind]);
 		optind++;
 	}

@@ -153,7 +153,7 @@ int cmd_stat(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jc:p:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:jc:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -167,14 +167,8 @@ int cmd_stat(int argc, char **argv)
 		case 'h':
 			stat_usage(stdout);
 			return EXIT_OK;
-		case '?':
-			if (optopt == 'c' || optopt == 'p')
-				return usage_error(
-					"stat", "option '%s' needs an argument",
-					argv[optind - 1]);
-			return unknown_option("stat", argv);
 		default:
-			return unknown_option("stat", argv);
+			return option_error("stat", c, argv);
 		}
 	}
 	from_cgroup = cgroup != NULL;
@@ -192,11 +186,7 @@ int cmd_stat(int argc, char **argv)
 		}
 	} else {
 		nr = (size_t)(argc - optind);
-		pids = calloc(nr, sizeof(*pids));
-		if (!pids) {
-			err_msg("stat: out of memory");
-			return EXIT_FAILED;
-		}
+		pids = xcalloc(nr, sizeof(*pids));
 		for (i = 0; i < nr; i++) {
 			if (parse_pid(argv[optind + i], &pids[i])) {
 				free(pids);

@@ -3,8 +3,6 @@
  * execfolio: tag executables with an exec folio policy, analyse ELF files
  * and measure how program text is backed by page-cache folios.
  */
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,36 +27,6 @@ static const struct {
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-void err_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s %s: ", progname, cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '%s %s --help'.\n", progname, cmd);
-	return EXIT_USAGE;
-}
-
-int unknown_option(const char *cmd, char **argv)
-{
-	if (optopt)
-		return usage_error(cmd, "unknown option '-%c'", optopt);
-	return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-}
 
 const char *paths_text(char **paths, int npaths, char *buf, size_t len)
 {
@@ -106,7 +74,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
 
-	fprintf(stderr, "%s: unknown command '%s'\n", progname, argv[1]);
+	err_msg("unknown command '%s'", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
 }

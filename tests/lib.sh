@@ -45,14 +45,15 @@ check() {
 	fi
 }
 
-# check_eq DESCRIPTION EXPECTED ACTUAL
+# check_eq DESCRIPTION GOT WANT: what the code under test gave, then what
+# it should have (the order of tests/vm/guest/vmlib.sh). WANT may be empty.
 check_eq() {
 	if [ "$2" = "$3" ]; then
 		ok "$1"
 	else
 		not_ok "$1"
-		diag "expected: $2"
-		diag "got:      $3"
+		diag "got:  $2"
+		diag "want: $3"
 	fi
 }
 

@@ -45,12 +45,12 @@ check_fails "make deb refuses a VERSION that debian/changelog does not have" 2 \
 check "make deb" make -C "$TOP" --no-print-directory deb
 set -- "$TOP"/build/execfolio_*_"$(dpkg --print-architecture)".deb
 deb=$1
-check_eq "one package, named execfolio_VERSION_ARCH.deb" "1 yes" \
-	"$# $([ -f "$deb" ] && echo yes)"
+check_eq "one package, named execfolio_VERSION_ARCH.deb" \
+	"$# $([ -f "$deb" ] && echo yes)" "1 yes"
 lint=$(lintian -I -E --pedantic "$deb" 2>/dev/null)
 lint_status=$?
-check_eq "lintian -I -E --pedantic: no tag but the overridden ones" "0 " \
-	"$lint_status $lint"
+check_eq "lintian -I -E --pedantic: no tag but the overridden ones" \
+	"$lint_status $lint" "0 "
 depends=$(dpkg-deb -f "$deb" Depends)
 missing=
 for dep in 'libfuse3-3 (>= ' 'liburcu8 (>= ' 'libc6 (>= ' fuse3 xfsprogs; do
@@ -59,11 +59,11 @@ for dep in 'libfuse3-3 (>= ' 'liburcu8 (>= ' 'libc6 (>= ' fuse3 xfsprogs; do
 	*) missing="$missing $dep" ;;
 	esac
 done
-check_eq "Depends: shared libraries (computed), fuse3 and xfsprogs" "" "$missing"
+check_eq "Depends: shared libraries (computed), fuse3 and xfsprogs" "$missing" ""
 diag "Depends: $depends"
 check_eq "the apt hook and its rules are conffiles" \
-	"/etc/apt/apt.conf.d/99execfolio /etc/execfolio/reapply.conf" \
-	"$(dpkg-deb -I "$deb" conffiles | sort | tr '\n' ' ' | sed 's/ $//')"
+	"$(dpkg-deb -I "$deb" conffiles | sort | tr '\n' ' ' | sed 's/ $//')" \
+	"/etc/apt/apt.conf.d/99execfolio /etc/execfolio/reapply.conf"
 
 # --- install and use --------------------------------------------------------------
 installed=1
@@ -75,19 +75,19 @@ for f in /usr/bin/execfolio /usr/sbin/mkfs.execfolio /usr/sbin/execfoliofs \
 	/usr/libexec/execfolio/dpkg-reapply /usr/share/man/man8/execfoliofs.8.gz; do
 	grep -qx "$f" "$work/files" || missing="$missing $f"
 done
-check_eq "dpkg -L lists the programs, the hook and the man pages" "" "$missing"
+check_eq "dpkg -L lists the programs, the hook and the man pages" "$missing" ""
 warned=
 for page in $(grep '^/usr/share/man/.*\.gz$' "$work/files"); do
 	MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null | grep -q . &&
 		warned="$warned $page"
 done
 check_eq "the three man pages are installed and format without warnings" \
-	"3 " "$(grep -c '^/usr/share/man/.*\.gz$' "$work/files") $warned"
+	"$(grep -c '^/usr/share/man/.*\.gz$' "$work/files") $warned" "3 "
 hook=$(apt-config dump 2>&1 | grep -c '/usr/libexec/execfolio/dpkg-reapply \(pre\|post\)')
-check_eq "apt reads the installed hook (pre and post)" 2 "$hook"
+check_eq "apt reads the installed hook (pre and post)" "$hook" 2
 
-check_eq "execfolio scan /bin/true" "executable" \
-	"$(/usr/bin/execfolio scan /bin/true 2>&1 | awk 'NR == 2 { print $1 }')"
+check_eq "execfolio scan /bin/true" \
+	"$(/usr/bin/execfolio scan /bin/true 2>&1 | awk 'NR == 2 { print $1 }')" "executable"
 mkdir -p "$work/tree/bin" "$work/img"
 cp /bin/true "$work/tree/bin/true"
 check "mkfs.execfolio of a small tree" /usr/sbin/mkfs.execfolio \
@@ -100,11 +100,12 @@ if [ -c /dev/fuse ]; then
 	cp /bin/true "$work/backing/true"
 	check "execfoliofs mounts a directory" /usr/sbin/execfoliofs \
 		-o exec_folio_size=64k "$work/backing" "$work/mnt"
-	check_eq "a file reads through the mount" "through the package" \
-		"$(cat "$work/mnt/file" 2>&1)"
-	check_eq "the mount's policy applies to an executable" "64k mount" \
+	check_eq "a file reads through the mount" \
+		"$(cat "$work/mnt/file" 2>&1)" "through the package"
+	check_eq "the mount's policy applies to an executable" \
 		"$(getfattr --absolute-names --only-values \
-			-n trusted.execfoliofs.policy "$work/mnt/true" 2>&1)"
+			-n trusted.execfoliofs.policy "$work/mnt/true" 2>&1)" \
+		"64k mount"
 	check "fusermount3 -u" fusermount3 -u "$work/mnt"
 else
 	skip "execfoliofs mounts a directory: no /dev/fuse"
@@ -120,8 +121,8 @@ check "the hook keeps its state in /var/lib/execfolio" test -f /var/lib/execfoli
 # --- purge ---------------------------------------------------------------------
 check "apt-get purge execfolio" $APT purge execfolio
 installed=
-check_eq "dpkg no longer knows the package" "" \
-	"$(dpkg-query -W -f '${Status}' execfolio 2>/dev/null | grep -v not-installed)"
+check_eq "dpkg no longer knows the package" \
+	"$(dpkg-query -W -f '${Status}' execfolio 2>/dev/null | grep -v not-installed)" ""
 # Directories other packages share (/usr/bin, ...) stay; the package's own
 # directories go, and so does every file, configuration files included.
 left=
@@ -132,11 +133,11 @@ while IFS= read -r path; do
 	*) [ -d "$path" ] || left="$left $path" ;;
 	esac
 done < "$work/files"
-check_eq "every file and directory of the package is gone" "" "$left"
+check_eq "every file and directory of the package is gone" "$left" ""
 left=
 for f in $conffiles; do [ -e "$f" ] && left="$left $f"; done
-check_eq "the configuration files are gone" "" "$left"
-check_eq "two configuration files were checked" 2 "$(echo "$conffiles" | wc -w)"
+check_eq "the configuration files are gone" "$left" ""
+check_eq "two configuration files were checked" "$(echo "$conffiles" | wc -w)" 2
 check "the hook's state is gone" test ! -e /var/lib/execfolio
 
 tap_done

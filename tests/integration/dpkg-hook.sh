@@ -49,11 +49,11 @@ touch "$H/admin/info/libfoo.list"
 if has "$M/usr/lib/libfoo.so.1"; then not_ok "the upgrade dropped the xattr"; else ok "the upgrade dropped the xattr"; fi
 
 check "post step" "$HOOK" post
-check_eq "replaced library re-tagged" "64k" "$(raw "$M/usr/lib/libfoo.so.1")"
-check_eq "existing policy kept" "2m" "$(raw "$M/usr/lib/special.so")"
+check_eq "replaced library re-tagged" "$(raw "$M/usr/lib/libfoo.so.1")" "64k"
+check_eq "existing policy kept" "$(raw "$M/usr/lib/special.so")" "2m"
 want=$("$BIN/execfolio" scan --json "$M/usr/bin/foo" | jq -r '.[0].recommended')
 got=$(raw "$M/usr/bin/foo"); [ -n "$got" ] || got=none
-check_eq "auto rule applies the recommendation" "$want" "$got"
+check_eq "auto rule applies the recommendation" "$got" "$want"
 if has "$M/usr/lib/libother.so.1"; then not_ok "untouched package left alone"; else ok "untouched package left alone"; fi
 
 # Merged /usr: dpkg lists $M/bin/tool and $M/lib/libbar.so.1 (symlinked
@@ -73,13 +73,13 @@ touch "$H/admin/info/merged.list"
 out=$("$HOOK" post 2> /dev/null)
 got=$(raw "$M/usr/bin/tool"); [ -n "$got" ] || got=none
 check_eq "merged /usr: a /usr/bin/* auto rule tags the file dpkg lists as /bin/tool ($want)" \
-	"$want" "$got"
-check_eq "merged /usr: a /usr/lib/*.so* rule tags /lib/libbar.so.1" "64k" \
-	"$(raw "$M/usr/lib/libbar.so.1")"
-check_eq "... set on the resolved path" "$M/usr/lib/libbar.so.1: set 64k" \
-	"$(echo "$out" | grep libbar)"
-check_eq "a file listed under two names is set once" 1 \
-	"$(echo "$out" | grep -c "$M/usr/bin/both")"
+	"$got" "$want"
+check_eq "merged /usr: a /usr/lib/*.so* rule tags /lib/libbar.so.1" \
+	"$(raw "$M/usr/lib/libbar.so.1")" "64k"
+check_eq "... set on the resolved path" \
+	"$(echo "$out" | grep libbar)" "$M/usr/lib/libbar.so.1: set 64k"
+check_eq "a file listed under two names is set once" \
+	"$(echo "$out" | grep -c "$M/usr/bin/both")" 1
 
 # Nothing changed since: a second post does nothing.
 "$BIN/execfolio" clear "$M/usr/lib/libfoo.so.1"

@@ -56,7 +56,7 @@ want=$("$EF" scan --json "$real" | jq -r '.[0].recommended')
 # Without the hook a reinstall drops the attribute: that is what it fixes.
 "$EF" set 2m "$real" 2> /dev/null
 if apt_get install --reinstall gzip > "$T/plain.log" 2>&1; then
-	check_eq "without the hook, a reinstall drops the attribute of $real" "" "$(raw "$real")"
+	check_eq "without the hook, a reinstall drops the attribute of $real" "$(raw "$real")" ""
 else
 	not_ok "without the hook, a reinstall drops the attribute of $real"
 	diag "$(tail -5 "$T/plain.log")"
@@ -66,12 +66,12 @@ fi
 export EXECFOLIO_STATE_DIR="$T/state"
 apt_get -c "$hook" install --reinstall gzip > "$T/hook.log" 2>&1
 rc=$?
-check_eq "apt-get install --reinstall gzip with the hook exits 0" 0 "$rc"
+check_eq "apt-get install --reinstall gzip with the hook exits 0" "$rc" 0
 [ $rc = 0 ] || diag "$(tail -20 "$T/hook.log")"
 got=$(raw "$real")
 [ -n "$got" ] || got=none
 check_eq "the hook tagged $real as the shipped rule (/usr/bin/* auto) says: $want" \
-	"$want" "$got"
+	"$got" "$want"
 if grep -q "^$real: set $want\$" "$T/hook.log"; then
 	ok "... by its resolved path, as apt's output shows"
 else
@@ -79,7 +79,7 @@ else
 	diag "$(grep -i execfolio "$T/hook.log")"
 fi
 check_eq "the hook ran with the installed execfolio and rules, state in $T" \
-	"yes" "$([ -f "$T/state/dpkg-stamp" ] && echo yes)"
+	"$([ -f "$T/state/dpkg-stamp" ] && echo yes)" "yes"
 case $(cat "$hook") in
 *"EXECFOLIO=$T/prefix/bin/execfolio EXECFOLIO_CONF=$T/etc/execfolio/reapply.conf $T/prefix/libexec/execfolio/dpkg-reapply post"*)
 	ok "the apt hook names the installed execfolio, rules and script" ;;

@@ -33,7 +33,7 @@ check "the DESTDIR's /usr/local bind-mounted on /usr/local (this namespace only)
 	mount --bind "$root/usr/local" /usr/local
 # What mount.fuse3's /bin/sh finds with mount(8)'s environment (no PATH).
 check_eq "the shell mount.fuse3 runs finds execfoliofs without a PATH" \
-	/usr/local/sbin/execfoliofs "$(env -i /bin/sh -c 'command -v execfoliofs')"
+	"$(env -i /bin/sh -c 'command -v execfoliofs')" /usr/local/sbin/execfoliofs
 
 echo "hello through fstab" > "$B/hello"
 cp /usr/bin/id "$B/id"
@@ -91,34 +91,37 @@ id_as_nobody() {
 printf '%s %s fuse.execfoliofs rw,relatime,nofail,exec_folio_size=64k 0 0\n' \
 	"$B" "$M" > "$EFS_DIR/fstab"
 mount_reaped -T "$EFS_DIR/fstab" "$M"
-check_eq "fstab line: mount exits 0" "mount 0" "$(head -n 1 "$EFS_DIR/reaped")"
-check_eq "fstab line: mounted as fuse.execfoliofs" "fuse.execfoliofs" \
-	"$(mount_opts | cut -d' ' -f1)"
-check_eq "fstab line: a file reads through the mount" "hello through fstab" \
-	"$(cat "$M/hello" 2>&1)"
+check_eq "fstab line: mount exits 0" "$(head -n 1 "$EFS_DIR/reaped")" "mount 0"
+check_eq "fstab line: mounted as fuse.execfoliofs" \
+	"$(mount_opts | cut -d' ' -f1)" "fuse.execfoliofs"
+check_eq "fstab line: a file reads through the mount" \
+	"$(cat "$M/hello" 2>&1)" "hello through fstab"
 check_eq "fstab line: exec_folio_size=64k is the executables' policy" \
-	"64k mount" "$(getfattr --absolute-names --only-values -n trusted.execfoliofs.policy "$M/id" 2>&1)"
-check_eq "fstab line: files without an execute bit keep none" "none none" \
-	"$(getfattr --absolute-names --only-values -n trusted.execfoliofs.policy "$M/hello" 2>&1)"
-check_eq "mount(8): suid by default (mount.fuse3 adds it)" no "$(has_opt nosuid)"
-check_eq "mount(8): dev by default (mount.fuse3 adds it)" no "$(has_opt nodev)"
+	"$(getfattr --absolute-names --only-values -n trusted.execfoliofs.policy "$M/id" 2>&1)" \
+	"64k mount"
+check_eq "fstab line: files without an execute bit keep none" \
+	"$(getfattr --absolute-names --only-values -n trusted.execfoliofs.policy "$M/hello" 2>&1)" \
+	"none none"
+check_eq "mount(8): suid by default (mount.fuse3 adds it)" "$(has_opt nosuid)" no
+check_eq "mount(8): dev by default (mount.fuse3 adds it)" "$(has_opt nodev)" no
 check_eq "mount(8): a setuid-root program runs as root for another user" \
-	0 "$(id_as_nobody)"
+	"$(id_as_nobody)" 0
 check "umount(8) removes the fstab mount" umount "$M"
 daemon_wait
-check_eq "fstab line: the daemon exits 0 after umount" 0 "$DAEMON_STATUS"
+check_eq "fstab line: the daemon exits 0 after umount" "$DAEMON_STATUS" 0
 
 # --- mount -t fuse.execfoliofs -o nosuid,nodev -----------------------------------
 mount_reaped -t fuse.execfoliofs -o nosuid,nodev,exec_folio_size=2m "$B" "$M"
-check_eq "mount -t: mount exits 0" "mount 0" "$(head -n 1 "$EFS_DIR/reaped")"
-check_eq "mount -t: the policy option takes effect" "2m mount" \
-	"$(getfattr --absolute-names --only-values -n trusted.execfoliofs.policy "$M/id" 2>&1)"
-check_eq "mount -t -o nosuid,nodev: both flags on the mount" "yes yes" \
-	"$(has_opt nosuid) $(has_opt nodev)"
-check_eq "nosuid: the setuid program runs as the caller" 65534 "$(id_as_nobody)"
+check_eq "mount -t: mount exits 0" "$(head -n 1 "$EFS_DIR/reaped")" "mount 0"
+check_eq "mount -t: the policy option takes effect" \
+	"$(getfattr --absolute-names --only-values -n trusted.execfoliofs.policy "$M/id" 2>&1)" \
+	"2m mount"
+check_eq "mount -t -o nosuid,nodev: both flags on the mount" \
+	"$(has_opt nosuid) $(has_opt nodev)" "yes yes"
+check_eq "nosuid: the setuid program runs as the caller" "$(id_as_nobody)" 65534
 check "fusermount3 -u removes it" fusermount3 -u "$M"
 daemon_wait
-check_eq "mount -t: the daemon exits 0 after fusermount3 -u" 0 "$DAEMON_STATUS"
+check_eq "mount -t: the daemon exits 0 after fusermount3 -u" "$DAEMON_STATUS" 0
 
 # --- errors through mount(8): the daemon's exit status is mount's -------------
 check_fails "mount -t with a bad exec_folio_size: exit 1" 1 \
@@ -133,17 +136,17 @@ check "nothing was mounted by the refused mounts" sh -c "! mountpoint -q '$M'"
 
 # --- execfoliofs run directly: FUSE's own defaults --------------------------------
 efs_mount "$B" "$M"
-check_eq "execfoliofs directly: nosuid,nodev by default" "yes yes" \
-	"$(has_opt nosuid) $(has_opt nodev)"
+check_eq "execfoliofs directly: nosuid,nodev by default" \
+	"$(has_opt nosuid) $(has_opt nodev)" "yes yes"
 check_eq "execfoliofs directly: the setuid program runs as the caller" \
-	65534 "$(id_as_nobody)"
+	"$(id_as_nobody)" 65534
 efs_umount "$M"
-check_eq "execfoliofs directly: exit 0" 0 "$EFS_STATUS"
+check_eq "execfoliofs directly: exit 0" "$EFS_STATUS" 0
 efs_mount "$B" "$M" -o suid,dev
-check_eq "execfoliofs -o suid,dev: neither flag on the mount" "no no" \
-	"$(has_opt nosuid) $(has_opt nodev)"
-check_eq "execfoliofs -o suid: the setuid program runs as root" 0 "$(id_as_nobody)"
+check_eq "execfoliofs -o suid,dev: neither flag on the mount" \
+	"$(has_opt nosuid) $(has_opt nodev)" "no no"
+check_eq "execfoliofs -o suid: the setuid program runs as root" "$(id_as_nobody)" 0
 efs_umount "$M"
-check_eq "execfoliofs -o suid,dev: exit 0" 0 "$EFS_STATUS"
+check_eq "execfoliofs -o suid,dev: exit 0" "$EFS_STATUS" 0
 
 tap_done

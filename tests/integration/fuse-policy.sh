@@ -50,33 +50,34 @@ rm -rf "$B" && mkdir "$B"
 efs_mount "$B" "$M" -o exec_folio_size=64k
 cp /bin/ls "$M/prog"
 policy() { getfattr --only-values -n trusted.execfoliofs.policy "$M/prog" 2>/dev/null; }
-check_eq "an executable file gets the mount default" "64k mount" "$(policy)"
+check_eq "an executable file gets the mount default" "$(policy)" "64k mount"
 chmod 644 "$M/prog"
-check_eq "chmod -x through the mount: no policy" "none none" "$(policy)"
+check_eq "chmod -x through the mount: no policy" "$(policy)" "none none"
 setfattr -n trusted.exec_folio_size -v 2m "$M/prog"
-check_eq "the xattr set through the mount wins" "2m xattr" "$(policy)"
-check_eq "the xattr is stored on the backing file" "2m" \
-	"$(getfattr --only-values -n trusted.exec_folio_size "$B/prog" 2>/dev/null)"
+check_eq "the xattr set through the mount wins" "$(policy)" "2m xattr"
+check_eq "the xattr is stored on the backing file" \
+	"$(getfattr --only-values -n trusted.exec_folio_size "$B/prog" 2>/dev/null)" "2m"
 setfattr -x trusted.exec_folio_size "$M/prog"
 chmod 755 "$M/prog"
-check_eq "removing it falls back to the mount default" "64k mount" "$(policy)"
+check_eq "removing it falls back to the mount default" "$(policy)" "64k mount"
 
 # execfolio get reports what the daemon applies, from its virtual attribute.
 EF=$BIN/execfolio
-check_eq "execfolio get: the daemon's mount default" "$M/prog 64k mount" \
-	"$("$EF" get "$M/prog" 2>&1)"
+check_eq "execfolio get: the daemon's mount default" \
+	"$("$EF" get "$M/prog" 2>&1)" "$M/prog 64k mount"
 check_eq "execfolio get -v: applied by the daemon, its default unknown to mountinfo" \
-	"$M/prog 64k mount stored=- mount_default=? fs=fuse.execfoliofs applied_by=daemon" \
-	"$("$EF" get -v "$M/prog" 2>&1)"
+	"$("$EF" get -v "$M/prog" 2>&1)" \
+	"$M/prog 64k mount stored=- mount_default=? fs=fuse.execfoliofs applied_by=daemon"
 err=$("$EF" set 16k "$M/prog" 2>&1); rc=$?
-check_eq "execfolio set through the mount: exit 0, no warning" "0 " "$rc $err"
-check_eq "execfolio get --json: the xattr the daemon applies" "16k xattr daemon 16k" \
-	"$("$EF" get --json "$M/prog" | jq -r '.[0] | "\(.size) \(.source) \(.applied_by) \(.stored)"')"
+check_eq "execfolio set through the mount: exit 0, no warning" "$rc $err" "0 "
+check_eq "execfolio get --json: the xattr the daemon applies" \
+	"$("$EF" get --json "$M/prog" | jq -r '.[0] | "\(.size) \(.source) \(.applied_by) \(.stored)"')" \
+	"16k xattr daemon 16k"
 "$EF" set none "$M/prog"
-check_eq "execfolio get: an opt-out" "$M/prog 0 xattr" "$("$EF" get "$M/prog" 2>&1)"
+check_eq "execfolio get: an opt-out" "$("$EF" get "$M/prog" 2>&1)" "$M/prog 0 xattr"
 "$EF" clear "$M/prog"
 chmod 644 "$M/prog"
-check_eq "execfolio get: not executable, no xattr" "$M/prog 0 none" "$("$EF" get "$M/prog" 2>&1)"
+check_eq "execfolio get: not executable, no xattr" "$("$EF" get "$M/prog" 2>&1)" "$M/prog 0 none"
 chmod 755 "$M/prog"
 check "the virtual attributes are read-only" \
 	sh -c "! setfattr -n trusted.execfoliofs.policy -v 2m '$M/prog' 2>/dev/null"
@@ -85,13 +86,13 @@ check "the virtual attributes are read-only" \
 cp /bin/ls "$B/old"
 setfattr -n trusted.exec_folio_size -v 16k "$B/old"
 : >>"$M/old"
-check_eq "O_CREAT of an existing backing file keeps its xattr" "16k xattr" \
-	"$(getfattr --only-values -n trusted.execfoliofs.policy "$M/old" 2>/dev/null)"
+check_eq "O_CREAT of an existing backing file keeps its xattr" \
+	"$(getfattr --only-values -n trusted.execfoliofs.policy "$M/old" 2>/dev/null)" "16k xattr"
 newpolicy() { getfattr --only-values -n trusted.execfoliofs.policy "$M/new" 2>/dev/null; }
 sh -c "umask 0; exec 3>'$M/new'"
 check_eq "a file created through the mount, not executable: no policy" \
-	"none none" "$(newpolicy)"
+	"$(newpolicy)" "none none"
 chmod 755 "$M/new"
-check_eq "made executable: the mount default" "64k mount" "$(newpolicy)"
+check_eq "made executable: the mount default" "$(newpolicy)" "64k mount"
 efs_umount "$M"
 tap_done

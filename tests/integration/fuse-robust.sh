@@ -27,7 +27,7 @@ check "nothing was mounted by the refused invocations" sh -c "! mountpoint -q '$
 efs_mount "$B" "$M" && ls "$M" >/dev/null
 kill -TERM "$EFS_PID"
 efs_wait_exit
-check_eq "SIGTERM: the daemon exits 0" "0" "$EFS_STATUS"
+check_eq "SIGTERM: the daemon exits 0" "$EFS_STATUS" "0"
 check "SIGTERM: the mount is gone" sh -c "! mountpoint -q '$M'"
 
 # kill -9: ENOTCONN, then the mount can be removed.
@@ -63,7 +63,7 @@ while [ "$(efs_inodes "$M")" != "$base" ] && [ $n -lt 50 ]; do
 	n=$((n + 1))
 done
 check_eq "2000 create/read/mkdir/unlink/rmdir cycles: inode count back to $base" \
-	"$base" "$(efs_inodes "$M")"
+	"$(efs_inodes "$M")" "$base"
 
 mkdir "$B/tree"
 i=0
@@ -81,11 +81,12 @@ while [ "$(efs_inodes "$M")" != "$base" ] && [ $n -lt 50 ]; do
 	n=$((n + 1))
 done
 check_eq "after the kernel drops them, forget brings the count back to $base" \
-	"$base" "$(efs_inodes "$M")"
-check_eq "no open files left" "0" \
-	"$(getfattr --only-values -n trusted.execfoliofs.stats "$M" 2>/dev/null | sed 's/.*open=//')"
+	"$(efs_inodes "$M")" "$base"
+check_eq "no open files left" \
+	"$(getfattr --only-values -n trusted.execfoliofs.stats "$M" 2>/dev/null | sed 's/.*open=//')" \
+	"0"
 fds=$(ls /proc/"$EFS_PID"/fd | wc -l)
 check "descriptors follow the inode count (fds $fds, inodes $base)" test "$fds" -le $((base + 32))
 efs_umount "$M"
-check_eq "fusermount3 -u after the leak test: exit 0" "0" "$EFS_STATUS"
+check_eq "fusermount3 -u after the leak test: exit 0" "$EFS_STATUS" "0"
 tap_done

@@ -30,7 +30,7 @@ sync
 echo 2 > /proc/sys/vm/drop_caches
 n=0
 while [ "$(efs_inodes "$M")" != 0 ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
-check_eq "all inodes forgotten after the stress" "0" "$(efs_inodes "$M")"
+check_eq "all inodes forgotten after the stress" "$(efs_inodes "$M")" "0"
 efs_umount "$M"
-check_eq "unmount after the stress: exit 0" "0" "$EFS_STATUS"
+check_eq "unmount after the stress: exit 0" "$EFS_STATUS" "0"
 tap_done

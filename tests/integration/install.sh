@@ -19,11 +19,11 @@ for f in usr/bin/execfolio usr/sbin/mkfs.execfolio usr/sbin/execfoliofs \
 	etc/execfolio/reapply.conf etc/apt/apt.conf.d/99execfolio; do
 	[ -f "$dest/$f" ] || missing="$missing $f"
 done
-check_eq "every file installed" "" "$missing"
+check_eq "every file installed" "$missing" ""
 check "installed execfolio runs" "$dest/usr/bin/execfolio" --version
 hook=$(apt-config -c "$dest/etc/apt/apt.conf.d/99execfolio" dump 2>&1 |
 	grep -c "dpkg-reapply \(pre\|post\)")
-check_eq "apt parses both hook lines" 2 "$hook"
+check_eq "apt parses both hook lines" "$hook" 2
 case $(cat "$dest/etc/apt/apt.conf.d/99execfolio") in
 *"/usr/libexec/execfolio/dpkg-reapply post"*) ok "hook names the installed script" ;;
 *) not_ok "hook names the installed script" ;;

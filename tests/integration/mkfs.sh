@@ -123,13 +123,14 @@ for d in block leaf large; do
 done
 build_and_compare "names" "$S" "$W/names.img"
 if mount -o loop,ro "$W/names.img" "$MNT"; then
-	check_eq "names: 717 entries in the large directory" 717 "$(find "$MNT/large" -mindepth 1 -maxdepth 1 -printf x | wc -c)"
+	check_eq "names: 717 entries in the large directory" "$(find "$MNT/large" -mindepth 1 -maxdepth 1 -printf x | wc -c)" 717
 	check "names: a name with a newline reads back" test -f "$MNT/small/$(printf 'n\nl')"
 	check_eq "names: block directory (56 entries) with blanks and a tab" \
-		"a b.txt abc def $(printf 'ta\tb')" \
-		"$(cat "$MNT/block/a b.txt" "$MNT/block/abc def" "$MNT/block/$(printf 'ta\tb')" | tr '\n' ' ' | sed 's/ $//')"
+		"$(cat "$MNT/block/a b.txt" "$MNT/block/abc def" "$MNT/block/$(printf 'ta\tb')" | tr '\n' ' ' | sed 's/ $//')" \
+		"a b.txt abc def $(printf 'ta\tb')"
 	check_eq "names: one-byte names in a leaf directory (316 entries)" \
-		"  : \\ $" "$(cat "$MNT/leaf/ " "$MNT/leaf/:" "$MNT/leaf/\\" "$MNT/leaf/\$" | tr '\n' ' ' | sed 's/ $//')"
+		"$(cat "$MNT/leaf/ " "$MNT/leaf/:" "$MNT/leaf/\\" "$MNT/leaf/\$" | tr '\n' ' ' | sed 's/ $//')" \
+		"  : \\ $"
 	umount "$MNT"
 else
 	not_ok "names: mount"
@@ -149,8 +150,8 @@ mknod "$D/c-misc" c 10 200
 build_and_compare "devices" "$D" "$W/dev.img"
 if mount -o loop,ro "$W/dev.img" "$MNT"; then
 	check_eq "devices: major:minor through the mount" \
-		"1ff:3ffff 103:7 1:3 a:c8 " \
-		"$(stat -c '%t:%T ' "$MNT/b-max" "$MNT/b-nvme" "$MNT/c-null" "$MNT/c-misc" | tr -d '\n')"
+		"$(stat -c '%t:%T ' "$MNT/b-max" "$MNT/b-nvme" "$MNT/c-null" "$MNT/c-misc" | tr -d '\n')" \
+		"1ff:3ffff 103:7 1:3 a:c8 "
 	umount "$MNT"
 else
 	not_ok "devices: mount"
@@ -193,17 +194,17 @@ echo data > "$P/data/file"
 chmod 644 "$P/data/file"
 auto_libc=$("$BIN/execfolio" scan --json "$P/lib/libc.so.6" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["recommended"])')
 got=$("$MKFS" --dry-run --exec-folio-size 16k "$P" x | sort | tr '\n' ' ')
-check_eq "--exec-folio-size: files with an execute bit only" "bin/script 16k bin/true 16k " "$got"
+check_eq "--exec-folio-size: files with an execute bit only" "$got" "bin/script 16k bin/true 16k "
 got=$("$MKFS" --dry-run --auto "$P" x | grep '^lib/' | tr '\n' ' ')
 want=$([ "$auto_libc" = none ] && echo "" || echo "lib/libc.so.6 $auto_libc ")
-check_eq "--auto: libc.so.6 gets what execfolio scan recommends ($auto_libc)" "$want" "$got"
+check_eq "--auto: libc.so.6 gets what execfolio scan recommends ($auto_libc)" "$got" "$want"
 got=$("$MKFS" --dry-run --auto "$P" x | grep -c '^bin/script')
-check_eq "--auto: a shell script is no ELF file" 0 "$got"
+check_eq "--auto: a shell script is no ELF file" "$got" 0
 got=$("$MKFS" --dry-run --exec-folio-size 16k --rule 'bin/*=2m' --rule 'bin/true=none' --rule 'data/*=4096' "$P" x | sort | tr '\n' ' ')
 check_eq "--rule: after the options, last match wins, none stored, canonical" \
-	"bin/script 2m bin/true none bin/true-noexec 2m data/file 4k " "$got"
+	"$got" "bin/script 2m bin/true none bin/true-noexec 2m data/file 4k "
 got=$("$MKFS" --dry-run --rule '*=64k' --rule 'lib=2m' "$P" x | sort | tr '\n' ' ')
 check_eq "--rule: fnmatch without flags, '*' crosses '/', no partial match" \
-	"bin/script 64k bin/true 64k bin/true-noexec 64k data/file 64k lib/libc.so.6 64k " "$got"
+	"$got" "bin/script 64k bin/true 64k bin/true-noexec 64k data/file 64k lib/libc.so.6 64k "
 
 tap_done

@@ -24,7 +24,7 @@ cp /bin/true "$S/true"
 # no_image DESC: nothing named img* is left in $W/out.
 mkdir "$W/out"
 no_image() {
-	check_eq "$1: no image or temporary file left" "" "$(ls -A "$W/out")"
+	check_eq "$1: no image or temporary file left" "$(ls -A "$W/out")" ""
 }
 
 check_fails "no arguments" 2 "$MKFS"
@@ -40,13 +40,13 @@ for opt in "--rule true" "--rule true=4m" "--size 100m" "--size 1x"; do
 	# shellcheck disable=SC2086
 	err=$("$MKFS" $opt "$S" "$W/out/img" 2>&1 >/dev/null)
 	check_eq "$opt: one error line and the --help hint" \
-		"1 1" "$(echo "$err" | grep -vc '^Try ') $(echo "$err" | grep -c '^Try ')"
+		"$(echo "$err" | grep -vc '^Try ') $(echo "$err" | grep -c '^Try ')" "1 1"
 done
 no_image "usage errors"
 
 echo precious > "$W/out/img"
 check_fails "IMAGE exists without --force" 1 "$MKFS" "$S" "$W/out/img"
-check_eq "the existing IMAGE is untouched" precious "$(cat "$W/out/img")"
+check_eq "the existing IMAGE is untouched" "$(cat "$W/out/img")" precious
 rm "$W/out/img"
 
 check_fails "xfsprogs missing" 1 env XFSPROGS_PATH=/nonexistent "$MKFS" "$S" "$W/out/img"
@@ -78,9 +78,9 @@ for sig in INT TERM; do
 		not_ok "SIG$sig during mkfs.xfs: non-zero exit status"
 		diag "mkfs.xfs pid '$child', exit status $rc"
 	fi
-	check_eq "SIG$sig: no work directory left" "" "$(ls -A "$I/tmp")"
+	check_eq "SIG$sig: no work directory left" "$(ls -A "$I/tmp")" ""
 	check_eq "SIG$sig: no temporary image left, IMAGE untouched" \
-		"img precious" "$(ls -A "$W/out" | tr '\n' ' ')$(cat "$W/out/img")"
+		"$(ls -A "$W/out" | tr '\n' ' ')$(cat "$W/out/img")" "img precious"
 	check "SIG$sig: mkfs.xfs stopped too" sh -c "! kill -0 $child 2> /dev/null"
 done
 rm -rf "$I" "$W/out/img"
@@ -92,7 +92,7 @@ for i in 1 2 3 4; do
 	head -c 100000000 /dev/zero > "$B/f$i"
 done
 err=$("$MKFS" --size 300m "$B" "$W/out/img" 2>&1)
-check_eq "tree larger than --size: exit status 1" 1 $?
+check_eq "tree larger than --size: exit status 1" $? 1
 case $err in
 *"does not fit in 300 MiB: give a larger --size"*) ok "tree larger than --size: the message asks for a larger --size" ;;
 *) not_ok "tree larger than --size: the message asks for a larger --size"; diag "$err" ;;
@@ -102,7 +102,7 @@ no_image "too small"
 
 # mkfs.xfs refusing an option after --: its message, and no word of --size.
 err=$("$MKFS" "$S" "$W/out/img" -- -b size=999 2>&1)
-check_eq "bad mkfs.xfs option: exit status 1" 1 $?
+check_eq "bad mkfs.xfs option: exit status 1" $? 1
 case $err in
 *"Invalid value 999"*) ok "bad mkfs.xfs option: mkfs.xfs's message is shown" ;;
 *) not_ok "bad mkfs.xfs option: mkfs.xfs's message is shown"; diag "$err" ;;
@@ -147,7 +147,7 @@ while [ $i -lt 300 ]; do
 	i=$((i + 1))
 done
 err=$("$MKFS" "$N/large" "$W/out/img" 2>&1)
-check_eq "unexpressible names in a large directory: exit status 1" 1 $?
+check_eq "unexpressible names in a large directory: exit status 1" $? 1
 case $err in
 *'\x0b: '*) ok "the message names the file, escaped" ;;
 *) not_ok "the message names the file, escaped"; diag "$err" ;;
@@ -176,7 +176,7 @@ mknod "$V/b600" b 600 7
 mknod "$V/c1000" c 1000 5
 mknod "$V/ok" c 1 3
 err=$("$MKFS" "$V" "$W/out/img" 2>&1)
-check_eq "device numbers too large: exit status 1" 1 $?
+check_eq "device numbers too large: exit status 1" $? 1
 case $err in
 *"b600: device number 600:7 cannot be stored: XFS keeps majors up to 511 and minors up to 262143"*"c1000: device number 1000:5"*) ok "each device is named with the limit" ;;
 *) not_ok "each device is named with the limit"; diag "$err" ;;

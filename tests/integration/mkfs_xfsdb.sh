@@ -49,8 +49,8 @@ ln -s a "$P/sl"
 mknod "$P/cdev" c 10 200
 setfattr -n user.small -v s "$P/a"
 build "$P"
-check_eq "plain tree: built" 0 "$rc"
-check_eq "plain tree: three xfs_db runs" 3 "$runs"
+check_eq "plain tree: built" "$rc" 0
+check_eq "plain tree: three xfs_db runs" "$runs" 3
 
 F=$W/full
 mkdir -p "$F/dir" "$F/block"
@@ -65,8 +65,8 @@ while [ $i -lt 40 ]; do
 done
 : > "$F/block/a b"
 build "$F"
-check_eq "directory xattrs, a leaf block, a renamed block entry: built" 0 "$rc"
-check_eq "... in five xfs_db runs" 5 "$runs"
+check_eq "directory xattrs, a leaf block, a renamed block entry: built" "$rc" 0
+check_eq "... in five xfs_db runs" "$runs" 5
 
 # The same with 100 times as many files: still five.
 i=0
@@ -75,14 +75,14 @@ while [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 build "$F"
-check_eq "100 times as many files: built" 0 "$rc"
-check_eq "... still in five xfs_db runs" 5 "$runs"
+check_eq "100 times as many files: built" "$rc" 0
+check_eq "... still in five xfs_db runs" "$runs" 5
 rm -rf "$F"/block?*
 
 # ---- answers not understood: DESC EDIT MESSAGE
 edited() {
 	build "$P" "$2"
-	check_eq "$1: exit status 1" 1 "$rc"
+	check_eq "$1: exit status 1" "$rc" 1
 	case $err in
 	*"$3"*) ok "$1: the error names it" ;;
 	*)
@@ -91,7 +91,7 @@ edited() {
 		diag "got: $err"
 		;;
 	esac
-	check_eq "$1: no image or temporary file left" "" "$(ls -A "$W/out")"
+	check_eq "$1: no image or temporary file left" "$(ls -A "$W/out")" ""
 }
 
 edited "a device number that is no number" \

@@ -38,10 +38,10 @@ for fs in tmpfs ext4; do
 	cp /bin/true "$D/b"
 
 	err=$("$EF" set 64k "$D/a" "$D/b" 2>&1 > /dev/null)
-	check_eq "$fs: set exits 0 and stores the attribute" "0 64k 64k" \
-		"$? $(raw "$D/a") $(raw "$D/b")"
-	check_eq "$fs: set warns once for the file system" 1 \
-		"$(echo "$err" | grep -c warning)"
+	check_eq "$fs: set exits 0 and stores the attribute" \
+		"$? $(raw "$D/a") $(raw "$D/b")" "0 64k 64k"
+	check_eq "$fs: set warns once for the file system" \
+		"$(echo "$err" | grep -c warning)" 1
 	case $err in
 	"execfolio: set: $D/a: warning: $fs ($D) does not apply exec folio policies"*"changes nothing on this system")
 		ok "$fs: the warning names the file, the file system and the consequence" ;;
@@ -50,25 +50,25 @@ for fs in tmpfs ext4; do
 
 	out=$("$EF" get "$D/a" "$D/b" 2> "$W/err")
 	check_eq "$fs: get: PATH 0 none, nothing in effect" \
-		"$(printf '%s\n' "$D/a 0 none" "$D/b 0 none")" "$out"
+		"$out" "$(printf '%s\n' "$D/a 0 none" "$D/b 0 none")"
 	check_eq "$fs: get notes why, once for the file system" \
-		"execfolio: get: $D/a: note: $fs ($D) does not apply exec folio policies: only XFS on a kernel with the execfolio series and execfoliofs do; no policy is in effect (0 none)" \
-		"$(cat "$W/err")"
+		"$(cat "$W/err")" \
+		"execfolio: get: $D/a: note: $fs ($D) does not apply exec folio policies: only XFS on a kernel with the execfolio series and execfoliofs do; no policy is in effect (0 none)"
 	check_eq "$fs: get -v: the stored value, applied by nobody, why" \
-		"$D/a 0 none stored=64k mount_default=- fs=$fs applied_by=none why=filesystem" \
-		"$("$EF" get -v "$D/a" 2> /dev/null)"
+		"$("$EF" get -v "$D/a" 2> /dev/null)" \
+		"$D/a 0 none stored=64k mount_default=- fs=$fs applied_by=none why=filesystem"
 	check_eq "$fs: get --json: size, source, applied_by, not_applied, why, stored" \
-		"none none none filesystem true 64k" \
 		"$("$EF" get --json "$D/a" 2> /dev/null | jq -r --arg fs "$fs" '.[0] |
-			"\(.size) \(.source) \(.applied_by) \(.not_applied) \(.why | startswith($fs + " (")) \(.stored)"')"
+			"\(.size) \(.source) \(.applied_by) \(.not_applied) \(.why | startswith($fs + " (")) \(.stored)"')" \
+		"none none none filesystem true 64k"
 
 	# A file without the attribute reads the same: nothing is in effect.
 	"$EF" clear "$D/b"
-	check_eq "$fs: untagged file: 0 none" "$D/b 0 none" "$("$EF" get "$D/b" 2> /dev/null)"
+	check_eq "$fs: untagged file: 0 none" "$("$EF" get "$D/b" 2> /dev/null)" "$D/b 0 none"
 
 	# Dry runs and clear do not warn: nothing was stored.
-	check_eq "$fs: set -n does not warn" "" "$("$EF" set -n 16k "$D/b" 2>&1 > /dev/null)"
-	check_eq "$fs: clear does not warn" "" "$("$EF" clear "$D/a" 2>&1)"
+	check_eq "$fs: set -n does not warn" "$("$EF" set -n 16k "$D/b" 2>&1 > /dev/null)" ""
+	check_eq "$fs: clear does not warn" "$("$EF" clear "$D/a" 2>&1)" ""
 done
 
 tap_done

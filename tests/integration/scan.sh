@@ -76,7 +76,7 @@ reference_type() {
 }
 
 out=$("$EF" scan --help)
-check_eq "--help exits 0 with the usage" 0 $?
+check_eq "--help exits 0 with the usage" $? 0
 case "$out" in
 *"Usage: execfolio scan"*) ok "--help shows the usage line" ;;
 *) not_ok "--help shows the usage line" ;;
@@ -84,7 +84,7 @@ esac
 
 # shellcheck disable=SC2086
 "$EF" scan --json $REAL > "$T/real.json" 2> "$T/real.err"
-check_eq "scan --json of $nreal real binaries exits 0" "0" "$?"
+check_eq "scan --json of $nreal real binaries exits 0" "$?" "0"
 check "the output is a JSON array of $nreal objects with the contract's keys" \
 	jq -e --argjson n "$nreal" 'length == $n and all(.[];
 		(.path | type) == "string" and .elf == true and
@@ -99,17 +99,18 @@ for f in $REAL; do
 	want=$(readelf_exec_segments "$f")
 	got=$(jq -r --arg p "$f" '.[] | select(.path == $p) | .exec_segments[] |
 		"\(.offset) \(.vaddr) \(.filesz) \(.align)"' "$T/real.json")
-	check_eq "$f: executable segments match readelf -lW" "$want" "$got"
+	check_eq "$f: executable segments match readelf -lW" "$got" "$want"
 	check_eq "$f: recommendation matches the rule applied to readelf's numbers" \
-		"$(reference_recommendation "$f")" \
-		"$(jq -r --arg p "$f" '.[] | select(.path == $p) | .recommended' "$T/real.json")"
-	check_eq "$f: type from e_type and PT_INTERP" "$(reference_type "$f")" \
-		"$(jq -r --arg p "$f" '.[] | select(.path == $p) | .type' "$T/real.json")"
+		"$(jq -r --arg p "$f" '.[] | select(.path == $p) | .recommended' "$T/real.json")" \
+		"$(reference_recommendation "$f")"
+	check_eq "$f: type from e_type and PT_INTERP" \
+		"$(jq -r --arg p "$f" '.[] | select(.path == $p) | .type' "$T/real.json")" \
+		"$(reference_type "$f")"
 done
 
 # The human table: one header and one row per file.
 row=$("$EF" scan /bin/ls | awk 'NR == 2 { print $1, $NF }')
-check_eq "the table lists /bin/ls as an executable" "executable /bin/ls" "$row"
+check_eq "the table lists /bin/ls as an executable" "$row" "executable /bin/ls"
 
 # Built images: ELF64 big-endian with the count behind PN_XNUM, and an
 # ELF32 little-endian one with two congruent text segments. The corpus
@@ -119,17 +120,19 @@ for f in xnum-64be pie-two-32le; do
 	cp "$CORPUS/$f" "$T/$f"
 	truncate -s 4M "$T/$f"
 done
-check_eq "ELF64 big-endian, PN_XNUM: contpte, pmd, 2m" "true true 2m" \
+check_eq "ELF64 big-endian, PN_XNUM: contpte, pmd, 2m" \
 	"$("$EF" scan --json "$T/xnum-64be" |
-		jq -r '.[0] | "\(.contpte_ok) \(.pmd_ok) \(.recommended)"')"
-check_eq "ELF32 little-endian: two executable segments" "2 2m" \
+		jq -r '.[0] | "\(.contpte_ok) \(.pmd_ok) \(.recommended)"')" \
+	"true true 2m"
+check_eq "ELF32 little-endian: two executable segments" \
 	"$("$EF" scan --json "$T/pie-two-32le" |
-		jq -r '.[0] | "\(.exec_segments | length) \(.recommended)"')"
+		jq -r '.[0] | "\(.exec_segments | length) \(.recommended)"')" \
+	"2 2m"
 
 printf '#!/bin/sh\necho not an ELF file\n' > "$T/script.sh"
 check_eq "a file that is not ELF is listed with elf false and no segments" \
-	'false [] none' \
-	"$("$EF" scan --json "$T/script.sh" | jq -c -j '.[0] | .elf, " ", .exec_segments, " ", .recommended')"
+	"$("$EF" scan --json "$T/script.sh" | jq -c -j '.[0] | .elf, " ", .exec_segments, " ", .recommended')" \
+	'false [] none'
 
 head -c 40 /bin/ls > "$T/cut.elf"
 check_fails "a truncated ELF header fails with exit 1" 1 "$EF" scan "$T/cut.elf"
@@ -141,30 +144,30 @@ case "$rc:$err" in
 esac
 check "the JSON stays valid and lists the good file when another fails" \
 	jq -e 'length == 1 and .[0].elf == false' "$T/mixed.json"
-check_eq "no table header when every file failed" "" \
-	"$("$EF" scan "$T/cut.elf" "$T/missing" 2> /dev/null)"
+check_eq "no table header when every file failed" \
+	"$("$EF" scan "$T/cut.elf" "$T/missing" 2> /dev/null)" ""
 
 # Headers intact, text cut short: listed, but no size for a damaged file.
 head -c 20000 /bin/ls > "$T/short.elf"
 err=$("$EF" scan --json "$T/short.elf" 2>&1 > "$T/short.json")
 rc=$?
 check_eq "text past the end of the file: exit 0, truncated, recommended none" \
-	"0 true none" "$rc $(jq -r '.[0] | "\(.truncated) \(.recommended)"' "$T/short.json")"
+	"$rc $(jq -r '.[0] | "\(.truncated) \(.recommended)"' "$T/short.json")" "0 true none"
 case $err in
 *"$T/short.elf"*"beyond the end of the file"*"no size is recommended"*) ok "... and stderr says why" ;;
 *) not_ok "... and stderr says why"; diag "$err" ;;
 esac
-check_eq "... the table's RECOMMENDED column says truncated" "truncated" \
-	"$("$EF" scan "$T/short.elf" 2> /dev/null | awk 'NR == 2 { print $6 }')"
-check_eq "a whole file is not truncated" "false" \
-	"$("$EF" scan --json /bin/ls | jq -r '.[0].truncated')"
+check_eq "... the table's RECOMMENDED column says truncated" \
+	"$("$EF" scan "$T/short.elf" 2> /dev/null | awk 'NR == 2 { print $6 }')" "truncated"
+check_eq "a whole file is not truncated" \
+	"$("$EF" scan --json /bin/ls | jq -r '.[0].truncated')" "false"
 
 check_fails "no PATH is a usage error (exit 2)" 2 "$EF" scan
 check_fails "an unknown option is a usage error (exit 2)" 2 "$EF" scan --frobnicate /bin/ls
 err=$("$EF" scan -x /bin/ls 2>&1 > /dev/null)
 check_eq "an unknown option is said once, with the --help hint" \
-	"execfolio scan: unknown option '-x'|Try 'execfolio scan --help'." \
-	"$(echo "$err" | paste -sd '|')"
+	"$(echo "$err" | paste -sd '|')" \
+	"execfolio scan: unknown option '-x'|Try 'execfolio scan --help'."
 
 # A tree: -r visits regular files, lists empty ones as not ELF, and skips
 # symlinks (to directories too) and FIFOs.
@@ -177,10 +180,10 @@ mkfifo "$T/tree/fifo"
 cp /bin/true "$T/tree/$(printf 'caf\303\251')"
 check_fails "a named directory without -r fails (exit 1)" 1 "$EF" scan "$T/tree"
 "$EF" scan -r --json "$T/tree" > "$T/tree.json"
-check_eq "-r exits 0 on a tree with links and a FIFO" 0 $?
+check_eq "-r exits 0 on a tree with links and a FIFO" $? 0
 check_eq "-r lists the regular files only, UTF-8 names unchanged" \
-	"$(printf '%s\n' "$T/tree/caf$(printf '\303\251') true" "$T/tree/empty false" "$T/tree/sub/ls true")" \
-	"$(jq -r '.[] | "\(.path) \(.elf)"' "$T/tree.json" | sort)"
+	"$(jq -r '.[] | "\(.path) \(.elf)"' "$T/tree.json" | sort)" \
+	"$(printf '%s\n' "$T/tree/caf$(printf '\303\251') true" "$T/tree/empty false" "$T/tree/sub/ls true")"
 check_fails "a named FIFO is an error (exit 1)" 1 "$EF" scan "$T/tree/fifo"
 check_fails "a named empty file is an error (exit 1)" 1 "$EF" scan "$T/tree/empty"
 tap_done

@@ -52,16 +52,16 @@ check "text read sequentially from XFS is in folios larger than 4K ($large bytes
 smaps_rss=$(awk '$1 ~ /^[0-9a-f]+-[0-9a-f]+$/ { x = (substr($2, 3, 1) == "x" && $5 != 0) }
 	x && $1 == "Rss:" { rss += $2 } END { print rss * 1024 }' "/proc/$pid/smaps")
 check_eq "text_bytes equals Rss of executable file mappings in smaps" \
-	"$smaps_rss" "$(echo "$json" | jq .text_bytes)"
+	"$(echo "$json" | jq .text_bytes)" "$smaps_rss"
 rows=$(echo "$json" | jq '(([.folio_bytes[]] | add) + .partial_bytes) == .text_bytes')
-check_eq "folio sizes and partial folios add up to the text" true "$rows"
+check_eq "folio sizes and partial folios add up to the text" "$rows" true
 
 # Two processes mapping the same file: its pages are counted once.
 both=$("$execfolio" stat --json "$pid" "$pid2")
 check_eq "a page mapped by two processes is counted once" \
-	"$(echo "$json" | jq '.folio_bytes["2097152"]')" \
-	"$(echo "$both" | jq '.folio_bytes["2097152"]')"
-check_eq "both PIDs are listed" "[$pid,$pid2]" "$(echo "$both" | jq -c .pids)"
+	"$(echo "$both" | jq '.folio_bytes["2097152"]')" \
+	"$(echo "$json" | jq '.folio_bytes["2097152"]')"
+check_eq "both PIDs are listed" "$(echo "$both" | jq -c .pids)" "[$pid,$pid2]"
 
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null &&
 	thpmaps=$("$TOP/bench/get-thpmaps" "${BIN%/bin}"); then
@@ -87,8 +87,8 @@ for base in /sys/fs/cgroup /sys/fs/cgroup/unified /sys/fs/cgroup/pids; do
 done
 if [ -n "$cg" ]; then
 	check_eq "--cgroup measures the cgroup's processes ($cg)" \
-		"$(echo "$json" | jq -c '[.pids, .text_bytes]')" \
-		"$("$execfolio" stat --json --cgroup "$cg" | jq -c '[.pids, .text_bytes]')"
+		"$("$execfolio" stat --json --cgroup "$cg" | jq -c '[.pids, .text_bytes]')" \
+		"$(echo "$json" | jq -c '[.pids, .text_bytes]')"
 	echo "$pid" > "$base/cgroup.procs"
 else
 	skip "cannot create a cgroup under /sys/fs/cgroup here"
@@ -99,16 +99,16 @@ check_fails "a PID that does not exist fails naming it" 1 \
 check_fails "no PID is a usage error" 2 "$execfolio" stat
 err=$("$execfolio" stat -1 2>&1 >/dev/null)
 check_eq "an unknown option is said once, with the --help hint" \
-	"execfolio stat: unknown option '-1'|Try 'execfolio stat --help'." \
-	"$(echo "$err" | paste -sd '|')"
+	"$(echo "$err" | paste -sd '|')" \
+	"execfolio stat: unknown option '-1'|Try 'execfolio stat --help'."
 
 # The table: every percentage is a share of the text; the eligible 64K
 # blocks are address space (resident or not), given in kB only.
 table=$("$execfolio" stat "$pid")
-check_eq "no row of the table exceeds 100% of the text" "" \
-	"$(echo "$table" | awk '$3 == "kB" && $4 ~ /%$/ && $4 + 0 > 100')"
-check_eq "cont-eligible-64kB is given in kB, not as a share of the text" "kB blocks" \
-	"$(echo "$table" | awk '$1 == "cont-eligible-64kB" { print $3, $4 }')"
+check_eq "no row of the table exceeds 100% of the text" \
+	"$(echo "$table" | awk '$3 == "kB" && $4 ~ /%$/ && $4 + 0 > 100')" ""
+check_eq "cont-eligible-64kB is given in kB, not as a share of the text" \
+	"$(echo "$table" | awk '$1 == "cont-eligible-64kB" { print $3, $4 }')" "kB blocks"
 
 # Root that may not read kpageflags (a copy owned by another user, and no
 # CAP_DAC_OVERRIDE): the file, the errno, and no advice to become root.

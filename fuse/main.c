@@ -227,33 +227,30 @@ static int add_mount_options(struct fuse_args *args)
 	return ret;
 }
 
+/* A bad size is a usage error, as for the other programs. */
 static int parse_policy(const char *value)
 {
 	uint32_t size;
 
 	if (!value)
 		return 0;
-	if (execfolio_parse_size_str(value, &size)) {
-		err_msg("invalid exec_folio_size=%s: expected " POLICY_SIZE_HELP,
+	if (execfolio_parse_size_str(value, &size))
+		return usage_error(
+			NULL,
+			"invalid exec_folio_size=%s: expected " POLICY_SIZE_HELP,
 			value);
-		return -1;
-	}
 	efs.has_mount_policy = true;
 	efs.mount_policy = size;
 	return 0;
 }
 
-static int run(struct fuse_args *args, struct fuse_cmdline_opts *opts)
+static int run(struct fuse_session *se, struct fuse_cmdline_opts *opts)
 {
 	struct fuse_loop_config *loop;
-	struct fuse_session *se;
 	int ret = EXIT_FAILED, err;
 
-	se = fuse_session_new(args, &efs_ops, sizeof(efs_ops), NULL);
-	if (!se)
-		return EXIT_USAGE; /* libfuse said which option it refused */
 	if (fuse_set_signal_handlers(se))
-		goto out_session;
+		return ret;
 	if (fuse_session_mount(se, opts->mountpoint))
 		goto out_signals;
 	if (fuse_daemonize(opts->foreground))
@@ -283,8 +280,6 @@ out_unmount:
 	fuse_session_unmount(se);
 out_signals:
 	fuse_remove_signal_handlers(se);
-out_session:
-	fuse_session_destroy(se);
 	return ret;
 }
 
@@ -293,6 +288,7 @@ int main(int argc, char **argv)
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct efs_config conf = { .timeout = 1.0 };
 	struct fuse_cmdline_opts opts;
+	struct fuse_session *se;
 	char err[512];
 	int ret;
 
@@ -306,6 +302,9 @@ int main(int argc, char **argv)
 	if (fuse_opt_parse(&args, &conf, efs_opts, opt_proc) ||
 	    fuse_opt_insert_arg(&args, 1, "-omax_threads=10"))
 		return usage_hint(NULL);
+	ret = parse_policy(conf.exec_folio_size);
+	if (ret)
+		return ret;
 	if (conf.backing && conf.nonopts == 1 &&
 	    check_mountpoint(conf.mountpoint))
 		return EXIT_FAILED;
@@ -331,22 +330,32 @@ int main(int argc, char **argv)
 	efs.mountpoint = opts.mountpoint;
 	efs.timeout = conf.timeout;
 	efs.debug = opts.debug;
-	if (parse_policy(conf.exec_folio_size) || open_backing(efs.backing))
-		return EXIT_FAILED;
+	if (add_mount_options(&args))
+		out_of_memory();
+	/*
+	 * libfuse refuses the options it does not know here, a usage error
+	 * found before the backing directory is opened or the trace created.
+	 */
+	se = fuse_session_new(&args, &efs_ops, sizeof(efs_ops), NULL);
+	if (!se)
+		return usage_hint(NULL);
+	ret = EXIT_FAILED;
+	if (open_backing(efs.backing))
+		goto out;
 	efs_policy_resolve(&efs.root, efs.root.mode, false);
 	if (conf.trace && efs_trace_open(conf.trace, err, sizeof(err))) {
 		err_msg("%s", err);
-		return EXIT_FAILED;
+		goto out;
 	}
 	raise_nofile();
 	/* The kernel applied the caller's umask already. */
 	umask(0);
-	if (add_mount_options(&args))
-		out_of_memory();
-	ret = run(&args, &opts);
+	ret = run(se, &opts);
 	efs_table_destroy();
 	efs_trace_close();
 	close(efs.root.fd);
+out:
+	fuse_session_destroy(se);
 	fuse_opt_free_args(&args);
 	free(opts.mountpoint);
 	free(conf.backing);

@@ -617,14 +617,15 @@ static void report_usage(void)
 	       "                   [--ra-kb KB] [--fault-around-kb KB] [--apply DIR]\n");
 }
 
-static int parse_kb(const char *arg, uint32_t page_size, unsigned int *pages)
+/* A number of kB up to 1G, checked before the trace is read. */
+static int parse_kb(const char *arg, unsigned long *kb)
 {
 	char *end;
 	unsigned long v = strtoul(arg, &end, 10);
 
 	if (*arg < '0' || *arg > '9' || *end || v > (1ul << 20))
 		return -EINVAL;
-	*pages = (unsigned int)(v * 1024 / page_size);
+	*kb = v;
 	return 0;
 }
 
@@ -641,7 +642,8 @@ int efs_report_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct report r;
-	const char *ra_kb = "128", *fa_kb = "64";
+	const char *ra_arg = "128", *fa_arg = "64";
+	unsigned long ra_kb, fa_kb;
 	unsigned int k;
 	int c;
 
@@ -658,10 +660,10 @@ int efs_report_main(int argc, char **argv)
 			r.json = true;
 			break;
 		case 'r':
-			ra_kb = optarg;
+			ra_arg = optarg;
 			break;
 		case 'f':
-			fa_kb = optarg;
+			fa_arg = optarg;
 			break;
 		case 'A':
 			r.apply = optarg;
@@ -675,14 +677,15 @@ int efs_report_main(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return usage_error("--report", "expected one TRACE file");
-	r.trace = argv[optind];
-	if (load(&r))
-		return EXIT_FAILED;
-	if (parse_kb(ra_kb, r.page_size, &r.ra_pages) ||
-	    parse_kb(fa_kb, r.page_size, &r.fault_around_pages))
+	if (parse_kb(ra_arg, &ra_kb) || parse_kb(fa_arg, &fa_kb))
 		return usage_error(
 			"--report",
 			"--ra-kb and --fault-around-kb take a number of kB");
+	r.trace = argv[optind];
+	if (load(&r))
+		return EXIT_FAILED;
+	r.ra_pages = (unsigned int)(ra_kb * 1024 / r.page_size);
+	r.fault_around_pages = (unsigned int)(fa_kb * 1024 / r.page_size);
 	r.names[0] = "stock";
 	r.names[1] = "opt-one";
 	for (k = 0; k < NSIZES; k++) {

@@ -124,7 +124,7 @@ daemon_wait
 check_eq "mount -t: the daemon exits 0 after fusermount3 -u" "$DAEMON_STATUS" 0
 
 # --- errors through mount(8): the daemon's exit status is mount's -------------
-check_fails "mount -t with a bad exec_folio_size: exit 1" 1 \
+check_fails "mount -t with a bad exec_folio_size: exit 2" 2 \
 	mount -t fuse.execfoliofs -o exec_folio_size=48k "$B" "$M"
 check_fails "mount -t on a missing mount point: exit 1" 1 \
 	mount -t fuse.execfoliofs "$B" "$EFS_DIR/missing"

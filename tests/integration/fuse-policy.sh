@@ -35,7 +35,7 @@ efs_umount "$M"
 while read -r value expect; do
 	rm -rf "$B" && mkdir "$B"
 	if [ "$expect" = EINVAL ]; then
-		check_fails "-o exec_folio_size=$value is refused" 1 \
+		check_fails "-o exec_folio_size=$value is a usage error" 2 \
 			"$EFS" -f -o "exec_folio_size=$value" "$B" "$M"
 		continue
 	fi

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# execfoliofs failing well: bad invocations refused before mounting (a
-# missing or non-directory mount point is a failed mount, 1), exit 0
+# execfoliofs failing well: bad invocations refused before mounting (usage
+# errors, a bad exec_folio_size among them, 2; a missing or non-directory
+# mount point is a failed mount, 1), nothing made by a refused one, exit 0
 # on SIGTERM, a killed daemon leaves a mount that fails with ENOTCONN and
 # can be unmounted, and inodes are forgotten (no leak over many cycles).
 . "$TOP/tests/lib.sh"
@@ -10,12 +11,19 @@
 
 why=$(efs_unavailable)
 [ -n "$why" ] && skip_all "$why"
-plan 19
+plan 23
 efs_setup
 
 check_fails "no arguments: usage error" 2 "$EFS"
 check_fails "unknown option: usage error" 2 "$EFS" -f -o no_such_option "$B" "$M"
-check_fails "bad exec_folio_size: refused" 1 "$EFS" -f -o exec_folio_size=48k "$B" "$M"
+check_fails "bad exec_folio_size: usage error" 2 "$EFS" -f -o exec_folio_size=48k "$B" "$M"
+check_fails "bad exec_folio_size and a missing backing directory: usage error first" 2 \
+	"$EFS" -f -o exec_folio_size=48k "$EFS_DIR/missing" "$M"
+check_fails "unknown option and a missing backing directory: usage error first" 2 \
+	"$EFS" -f -o no_such_option "$EFS_DIR/missing" "$M"
+check_fails "unknown option with a trace: usage error" 2 \
+	"$EFS" -f -o trace="$EFS_DIR/refused.trace",no_such_option "$B" "$M"
+check "... and no trace file made" test ! -e "$EFS_DIR/refused.trace"
 check_fails "missing backing directory: refused" 1 "$EFS" -f "$EFS_DIR/missing" "$M"
 : > "$EFS_DIR/plainfile"
 check_fails "backing path not a directory: refused" 1 "$EFS" -f "$EFS_DIR/plainfile" "$M"

@@ -12,7 +12,7 @@
 why=$(efs_unavailable)
 [ -n "$why" ] && skip_all "$why"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 28
+plan 30
 efs_setup
 T=$EFS_DIR/trace
 
@@ -79,6 +79,9 @@ printf 'execfoliofs-trace 1\npage_size 4096\nread 7 1 0 4096\n' > "$EFS_DIR/bad"
 check_fails "report of a malformed trace: exit 1" 1 "$EFS" --report "$EFS_DIR/bad"
 check_fails "report of a missing trace: exit 1" 1 "$EFS" --report "$EFS_DIR/missing"
 check_fails "report without a trace: usage" 2 "$EFS" --report
+check_fails "report with a bad --ra-kb: usage, before the trace is read" 2 \
+	"$EFS" --report --ra-kb 1x "$EFS_DIR/missing"
+check_fails "report with an unknown option: usage" 2 "$EFS" --report --frob "$T"
 
 # A real program, with the mount default of 64k.
 rm -f "$T"

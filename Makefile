@@ -94,6 +94,12 @@ $(FRONTEND_OBJS): CPPFLAGS += $(FRONTEND_CPPFLAGS)
 $(LIBFRONTEND): $(FRONTEND_OBJS)
 	$(call quiet,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
+# --- the policy vectors loader ------------------------------------------------
+# Reads tests/vectors/policy.vec for the tests of each implementation
+# (DESIGN.md section 2.9): linked into those, not into libexecfolio. Link
+# lines put it before $(LIBEXECFOLIO), whose policy code it checks.
+VECTORS_OBJ := $(OBJ)/tests/vectors/vectors.o
+
 # --- execfolio ----------------------------------------------------------------
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(OBJ)/%.o)

@@ -29,7 +29,10 @@ FUSE_HELPER_SRCS := $(wildcard tests/fuse/*.c)
 FUSE_HELPERS := $(FUSE_HELPER_SRCS:%.c=$(OBJ)/%)
 
 $(OBJ)/tests/fuse/%: $(OBJ)/tests/fuse/%.o $(LIBEXECFOLIO)
-	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -lpthread $(LDLIBS)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) \
+		$(filter %.a,$^) -lpthread $(LDLIBS)
+
+$(OBJ)/tests/fuse/vectors_mount: $(VECTORS_OBJ)
 
 ifndef GUEST
 all: $(BIN)/execfoliofs

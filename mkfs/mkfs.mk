@@ -24,7 +24,7 @@ $(OBJ)/tests/unit/test_mkfs_dbparse: $(addprefix $(OBJ)/mkfs/,dbparse.o names.o 
 # Checks the tool's size validation against tests/vectors/policy.vec.
 MKFS_VECTORS := $(OBJ)/tests/mkfs/vectors_check
 
-$(MKFS_VECTORS): $(OBJ)/tests/mkfs/vectors_check.o $(LIBEXECFOLIO)
+$(MKFS_VECTORS): $(OBJ)/tests/mkfs/vectors_check.o $(VECTORS_OBJ) $(LIBEXECFOLIO)
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 tests: $(MKFS_VECTORS)

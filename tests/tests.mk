@@ -16,8 +16,13 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(OBJ)/tests/unit/%)
 UNIT_HELPER_SRCS := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
 UNIT_HELPER_OBJS := $(UNIT_HELPER_SRCS:%.c=$(OBJ)/%.o)
 
+# Objects first, then archives: some tests add objects of their own below.
 $(OBJ)/tests/unit/test_%: $(OBJ)/tests/unit/test_%.o $(UNIT_HELPER_OBJS) $(LIBEXECFOLIO)
-	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) \
+		$(filter %.a,$^) -lcmocka $(LDLIBS)
+
+# The policy vectors (DESIGN.md section 2.9).
+$(OBJ)/tests/unit/test_policy: $(VECTORS_OBJ)
 
 tests: all $(UNIT_BINS)
 

@@ -27,7 +27,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include <execfolio/vectors.h>
+#include "../vectors/vectors.h"
 
 static bool argv_safe(const struct execfolio_vector_value *v)
 {

@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 #include <execfolio/policy.h>
-#include <execfolio/vectors.h>
+
+#include "../vectors/vectors.h"
 
 struct result {
 	int status;

@@ -15,7 +15,8 @@
 #include <cmocka.h>
 
 #include <execfolio/policy.h>
-#include <execfolio/vectors.h>
+
+#include "../vectors/vectors.h"
 
 static const char *vectors_path(void)
 {

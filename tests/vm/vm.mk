@@ -34,13 +34,14 @@ $(BIN)/vmhelper: tests/vm/guest/vmhelper.c tests/vm/guest/vmhelper-memory.c \
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^)
 
 $(BIN)/vmvectors: tests/vm/guest/vmvectors.c tests/vm/guest/vectors-offline.h \
-		$(LIBEXECFOLIO)
+		$(VECTORS_OBJ) $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.h,$^)
 
 # Runs on the host (mkdisk.sh): build it with the host's ARCH.
 VECSTAGE := $(OBJ)/tests/vm/vecstage
-$(VECSTAGE): tests/vm/vecstage.c tests/vm/guest/vectors-offline.h $(LIBEXECFOLIO)
+$(VECSTAGE): tests/vm/vecstage.c tests/vm/guest/vectors-offline.h $(VECTORS_OBJ) \
+		$(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.h,$^)
 

@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 
 #include <execfolio/policy.h>
-#include <execfolio/vectors.h>
+
+#include "../../vectors/vectors.h"
 
 /* The guests' page size and the test disk's block size. */
 #define VECTORS_GUEST_PAGE_SIZE 4096u

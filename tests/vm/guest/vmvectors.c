@@ -30,9 +30,9 @@
 #include <unistd.h>
 
 #include <execfolio/policy.h>
-#include <execfolio/vectors.h>
 #include <execfolio/xfs_exec_folio.h>
 
+#include "../../vectors/vectors.h"
 #include "vectors-offline.h"
 
 static const char *dev, *dir;

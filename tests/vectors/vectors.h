@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The policy test vectors (tests/vectors/policy.vec): one file, loaded by
- * every implementation's tests (library, kernel in a guest, FUSE, mkfs).
+ * every implementation's tests (library, kernel in a guest, FUSE, mkfs),
+ * which link the loader (vectors.c, $(VECTORS_OBJ) in the make files).
  *
  * Line grammar (tokens separated by blanks, '#' starts a comment):
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Loader for the policy test vectors; the grammar is in
- * include/execfolio/vectors.h.
+ * Loader for the policy test vectors; the grammar is in vectors.h. Only the
+ * tests link it (DESIGN.md section 2.9), not libexecfolio.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <execfolio/vectors.h>
+#include "vectors.h"
 
 struct cursor {
 	const char *p;

@@ -111,6 +111,13 @@ check_cold_bigprog_folios() { # WHEN
 		test "$text" -gt 0 -a $((big * 10)) -ge $((text * 9))
 }
 
+# The parts of the stepper are about what each part faults in.  Linux 7.3
+# gives the guest's disk an 8M readahead window, with which an exec fault
+# reads far into the next part: the injection part runs with 128K, the
+# window 6.12 uses, and the memory pressure parts with the disk's own.
+ra_file=/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb
+ra_default=$(cat $ra_file)
+echo 128 >$ra_file
 echo "1..39"
 for k in $knobs; do
 	check "fail_page_alloc/$k exists (CONFIG_FAIL_PAGE_ALLOC, debugfs)" test -w $fail_page_alloc/$k
@@ -187,6 +194,8 @@ check "part 3 (after injection): at least 90% of its new text in folios >= 64K" 
 	test $new -ge 1048576 -a $((new_big * 10)) -ge $((new * 9))
 check_cold_bigprog_folios "after injection"
 
+echo "$ra_default" >$ra_file
+
 # Real memory pressure: a hog holds all but 128 MiB of what is available,
 # in 4K pages (no anonymous THP), so that what is free is fragmented.
 thp=/sys/kernel/mm/transparent_hugepage/enabled
@@ -261,12 +270,11 @@ if wait_for /tmp/frag.out "fragment ready" 6000 && [ "$(cat $cua)" = 0 ]; then
 else
 	not_ok "fragmenter: one locked page per 64K block, compact_unevictable_allowed 0"
 fi
-echo "$mfk_was" >$vm/min_free_kbytes
-echo "$wsf_was" >$vm/watermark_scale_factor
 t1=$(uptime_cs)
 diag "$(cat /tmp/frag.out) in $(seconds $((t1 - t0)))s"
 grep -E '^(MemFree|MemAvailable|Cached):' /proc/meminfo | tr -s ' ' | sed -e 's/^/# /'
-diag "free in blocks >= 64K: $free0 KiB before, $(free_64k_kib) KiB fragmented"
+free_frag=$(free_64k_kib)
+diag "free in blocks >= 64K: $free0 KiB before, $free_frag KiB fragmented"
 sed -e 's/^/# buddyinfo: /' /proc/buddyinfo
 diag "$(compaction)"
 # Compaction still frees the odd 64K block without a locked page, and how
@@ -289,13 +297,27 @@ check_eq "read() of data.tagged (cold) has the checksum of the tmpfs copy under 
 check_cold_sums "under fragmentation"
 t1=$(uptime_cs)
 fallback4=$(fallbacks)
+# The watermarks come back only now: restored earlier, kswapd reclaimed
+# page cache up to them and left whole free 64K blocks (11M on 7.3 arm64),
+# enough for the stepper's text.
+echo "$mfk_was" >$vm/min_free_kbytes
+echo "$wsf_was" >$vm/watermark_scale_factor
 echo "$eft_was" >$vm/extfrag_threshold
 diag "$(compaction)"
 sed -e 's/^/# buddyinfo: /' /proc/buddyinfo
 diag "time under fragmentation: $(seconds $((t1 - t0)))s"
-check_fallbacks_rose "$fallback3" "$fallback4" "under fragmentation" \
-	"64K allocations failed for real: thp_file_pref_fallback rose"
 stepper_growth /tmp/frag1.json /tmp/frag2.json "part 2 under fragmentation"
+# The fragmenter takes every free 64K block, but reclaim can free a few
+# again before the stepper runs (5-11M on 7.3 arm64).  Whatever the kernel
+# does, it must be one of: 64K allocations failed and fell back, or the
+# new large folios fit in the free 64K blocks that were left.
+diag "thp_file_pref_fallback: $fallback3 -> $fallback4 ($((fallback4 - fallback3)) fallbacks under fragmentation)"
+if [ "$fallback4" -gt "$fallback3" ] ||
+	[ $((new_big / 1024)) -le "$free_frag" ]; then
+	ok "under fragmentation, 64K allocations fell back or used the free 64K blocks left"
+else
+	not_ok "under fragmentation, 64K allocations fell back or used the free 64K blocks left"
+fi
 check "the fragmenter held its pages throughout (not OOM-killed)" kill -0 $frag_pid
 kill $frag_pid
 wait $frag_pid 2>/dev/null

@@ -81,16 +81,21 @@ expect "root.tagged: unchanged (mode, owner, times, policy, data)" \
 	"$before_root" snapshot $dir/root.tagged
 expect "root.plain: unchanged" "$before_plain" snapshot $dir/root.plain
 expect "user.tagged: unchanged" "$before_user" snapshot $dir/user.tagged
+# The files were written before their policy changed: on 6.12 the inode
+# left the cache once unused and came back afresh; on 7.3 the folios
+# cached under the old policy stay and the change stays pending.
+pend=1
+[ "$(kbase)" != 6.12 ] || pend=0
 expect "root.tagged: still 16k from the xattr" \
-	"size=16384 source=xattr order=2 folio=16384 pending=0 deferred=0" \
+	"size=16384 source=xattr order=2 folio=16384 pending=$pend deferred=0" \
 	vmhelper state $dir/root.tagged
 expect "user.tagged: still 32k from the xattr" \
-	"size=32768 source=xattr order=3 folio=32768 pending=0 deferred=0" \
+	"size=32768 source=xattr order=3 folio=32768 pending=$pend deferred=0" \
 	vmhelper state $dir/user.tagged
 # The user's chmod of its own file is what the mount default follows.
 user chmod 0644 $dir/user.own
 expect "uid 1000's chmod -x of its own file: the mount default no longer applies" \
-	"size=0 source=none order=0 folio=4096 pending=0 deferred=0" \
+	"size=0 source=none order=0 folio=4096 pending=$pend deferred=0" \
 	vmhelper state $dir/user.own
 check "/proc/mounts still shows exec_folio_size=64k" \
 	grep -q "$mnt xfs .*exec_folio_size=64k" /proc/mounts

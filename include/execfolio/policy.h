@@ -57,18 +57,18 @@ const char *execfolio_source_name(enum execfolio_source source);
 
 /* What the kernel knows about an inode when it resolves the policy. */
 struct execfolio_inode {
-	mode_t mode;		/* st_mode: type and permission bits */
-	bool has_xattr;		/* trusted.exec_folio_size present */
-	const char *xattr;	/* its raw value, not NUL-terminated */
+	mode_t mode; /* st_mode: type and permission bits */
+	bool has_xattr; /* trusted.exec_folio_size present */
+	const char *xattr; /* its raw value, not NUL-terminated */
 	size_t xattr_len;
-	bool has_mount;		/* exec_folio_size= given at mount */
-	uint32_t mount_size;	/* its parsed value, 0 meaning "none" */
+	bool has_mount; /* exec_folio_size= given at mount */
+	uint32_t mount_size; /* its parsed value, 0 meaning "none" */
 };
 
 struct execfolio_policy {
-	uint32_t size;		/* policy size in bytes, 0 if none */
+	uint32_t size; /* policy size in bytes, 0 if none */
 	enum execfolio_source source;
-	bool xattr_invalid;	/* a malformed xattr was ignored */
+	bool xattr_invalid; /* a malformed xattr was ignored */
 };
 
 /*

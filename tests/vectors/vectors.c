@@ -312,7 +312,9 @@ static int parse_resolve_line(struct cursor *c, struct execfolio_vector *vec)
 	if (!expect)
 		return fail(c, "missing '->'");
 	if (seen != 127)
-		return fail(c, "resolve needs mode, page, bsize, fsize -> size, source, order");
+		return fail(
+			c,
+			"resolve needs mode, page, bsize, fsize -> size, source, order");
 	if (vec->page_size < 4096 || vec->page_size & (vec->page_size - 1))
 		return fail(c, "page must be a power of two >= 4096");
 	return 0;
@@ -375,7 +377,8 @@ int execfolio_vectors_load(const char *path, struct execfolio_vectors *vecs,
 			grown = realloc(vecs->v, cap * sizeof(*grown));
 			if (!grown) {
 				ret = -ENOMEM;
-				snprintf(err, err_len, "%s: out of memory", path);
+				snprintf(err, err_len, "%s: out of memory",
+					 path);
 				break;
 			}
 			vecs->v = grown;
@@ -459,7 +462,8 @@ static bool check_resolve(const struct execfolio_vector *vec, char *why,
 		inode.has_mount = true;
 	}
 	if (vec->expect_einval) {
-		snprintf(why, why_len, "mount option accepted, expected EINVAL");
+		snprintf(why, why_len,
+			 "mount option accepted, expected EINVAL");
 		return false;
 	}
 	inode.has_xattr = vec->xattr.present;
@@ -470,18 +474,18 @@ static bool check_resolve(const struct execfolio_vector *vec, char *why,
 				vec->file_size,
 				execfolio_max_order(vec->page_size));
 	if (policy.size != vec->expect_size ||
-	    policy.source != vec->expect_source ||
-	    order != vec->expect_order ||
+	    policy.source != vec->expect_source || order != vec->expect_order ||
 	    policy.xattr_invalid != vec->expect_xattr_invalid) {
-		snprintf(why, why_len,
-			 "got size=%s source=%s order=%u%s, expected size=%s source=%s order=%u%s",
-			 execfolio_format_size(policy.size, got_s),
-			 execfolio_source_name(policy.source), order,
-			 policy.xattr_invalid ? " xattr_invalid" : "",
-			 execfolio_format_size(vec->expect_size, want_s),
-			 execfolio_source_name(vec->expect_source),
-			 vec->expect_order,
-			 vec->expect_xattr_invalid ? " xattr_invalid" : "");
+		snprintf(
+			why, why_len,
+			"got size=%s source=%s order=%u%s, expected size=%s source=%s order=%u%s",
+			execfolio_format_size(policy.size, got_s),
+			execfolio_source_name(policy.source), order,
+			policy.xattr_invalid ? " xattr_invalid" : "",
+			execfolio_format_size(vec->expect_size, want_s),
+			execfolio_source_name(vec->expect_source),
+			vec->expect_order,
+			vec->expect_xattr_invalid ? " xattr_invalid" : "");
 		return false;
 	}
 	return true;

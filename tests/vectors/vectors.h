@@ -41,7 +41,7 @@ struct execfolio_vector_value {
 };
 
 struct execfolio_vector {
-	unsigned int line;		/* line number in the file */
+	unsigned int line; /* line number in the file */
 	enum execfolio_vector_kind kind;
 	bool expect_einval;
 
@@ -56,7 +56,7 @@ struct execfolio_vector {
 	uint32_t page_size;
 	uint32_t block_size;
 	uint64_t file_size;
-	enum execfolio_source expect_source;	/* and expect_size */
+	enum execfolio_source expect_source; /* and expect_size */
 	unsigned int expect_order;
 	bool expect_xattr_invalid;
 };

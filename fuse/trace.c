@@ -2,18 +2,11 @@
 /*
  * The trace file (`-o trace=FILE`): with the kernel's readahead off for
  * the mount, every first touch of a page reaches us as a one-page read, in
- * order. Format (text, one record per line, documented in execfoliofs(8)):
- *
- *   execfoliofs-trace 1
- *   page_size BYTES
- *   file ID SIZE MODE POLICY SOURCE PATH
- *   seg ID OFFSET VADDR FILESZ        executable PT_LOAD segments of ID
- *   read ID STREAM OFFSET LENGTH CAUSE
- *                                     STREAM: one per open(2); CAUSE:
- *                                     fault or syscall (see read_cause())
- *
- * A file is described just before its first read; PATH (relative to the
- * backing directory, with \\ and \n escaped) is the last field.
+ * order. libexecfolio writes the records (include/execfolio/trace.h; the
+ * format is specified in DESIGN.md section 8.5 and execfoliofs(8)): a file
+ * record just before a file's first read, with its executable segments,
+ * then a read record per read with its stream (one per open(2)) and its
+ * cause (see read_cause()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +18,7 @@
 #include <unistd.h>
 
 #include <execfolio/elf.h>
+#include <execfolio/trace.h>
 
 #include "execfoliofs.h"
 
@@ -59,9 +53,14 @@ int efs_trace_open(const char *path, char *err, size_t err_len)
 		return ret;
 	}
 	setvbuf(t->out, NULL, _IOFBF, 1 << 16);
+	if (execfolio_trace_write_header(t->out,
+					 (uint32_t)sysconf(_SC_PAGESIZE))) {
+		snprintf(err, err_len, "cannot write trace file %s", path);
+		fclose(t->out);
+		free(t);
+		return -EIO;
+	}
 	pthread_mutex_init(&t->lock, NULL);
-	fprintf(t->out, "execfoliofs-trace 1\npage_size %ld\n",
-		sysconf(_SC_PAGESIZE));
 	efs.trace = t;
 	return 0;
 }
@@ -69,19 +68,6 @@ int efs_trace_open(const char *path, char *err, size_t err_len)
 uint32_t efs_trace_stream(void)
 {
 	return uatomic_add_return(&efs.trace->next_stream, 1);
-}
-
-static void put_path(FILE *out, const char *p)
-{
-	for (; *p; p++) {
-		if (*p == '\\')
-			fputs("\\\\", out);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else
-			fputc(*p, out);
-	}
-	fputc('\n', out);
 }
 
 /* The path of @fd relative to the backing directory, or "?" if gone. */
@@ -104,7 +90,8 @@ static const char *relative_path(struct efs_trace *t, int fd, char *buf,
 
 static void describe(struct efs_trace *t, struct efs_inode *inode)
 {
-	char path[PATH_MAX], proc[64], canon[EXECFOLIO_SIZE_STR];
+	char path[PATH_MAX], proc[64];
+	struct execfolio_trace_record rec = { .type = EXECFOLIO_TRACE_FILE };
 	struct execfolio_policy policy;
 	struct execfolio_elf elf;
 	const char *why;
@@ -117,20 +104,28 @@ static void describe(struct efs_trace *t, struct efs_inode *inode)
 	pthread_mutex_lock(&inode->lock);
 	policy = inode->policy;
 	pthread_mutex_unlock(&inode->lock);
-	fprintf(t->out, "file %u %lld %o %s %s ", inode->trace_id,
-		(long long)st.st_size, st.st_mode & 07777,
-		execfolio_format_size(policy.size, canon),
-		execfolio_source_name(policy.source));
-	put_path(t->out, relative_path(t, inode->fd, path, sizeof(path)));
+	rec.id = inode->trace_id;
+	rec.file.size = (uint64_t)st.st_size;
+	rec.file.mode = st.st_mode & 07777;
+	rec.file.policy = policy.size;
+	rec.file.source = policy.source;
+	rec.file.path = relative_path(t, inode->fd, path, sizeof(path));
+	/*
+	 * A path under PATH_MAX always fits a line; a write error (a full
+	 * disk) leaves a trace that the reader finds cut short.
+	 */
+	execfolio_trace_write(t->out, &rec);
 
 	efs_proc_path(inode->fd, proc, sizeof(proc));
 	if (execfolio_elf_analyse_file(proc, &elf, &why))
 		return;
-	for (i = 0; i < elf.nsegments; i++)
-		fprintf(t->out, "seg %u %llu %llu %llu\n", inode->trace_id,
-			(unsigned long long)elf.segments[i].offset,
-			(unsigned long long)elf.segments[i].vaddr,
-			(unsigned long long)elf.segments[i].filesz);
+	rec.type = EXECFOLIO_TRACE_SEG;
+	for (i = 0; i < elf.nsegments; i++) {
+		rec.seg.offset = elf.segments[i].offset;
+		rec.seg.vaddr = elf.segments[i].vaddr;
+		rec.seg.filesz = elf.segments[i].filesz;
+		execfolio_trace_write(t->out, &rec);
+	}
 	execfolio_elf_free(&elf);
 }
 
@@ -163,7 +158,7 @@ static ssize_t read_proc(pid_t tid, const char *name, char *buf, size_t len)
  * whether it is in a system call that reads files (read(2), execve(2)...).
  * "fault" when it cannot be told.
  */
-static const char *read_cause(pid_t tid)
+static enum execfolio_trace_cause read_cause(pid_t tid)
 {
 	static const long readers[] = {
 		SYS_read,     SYS_pread64,  SYS_readv,		 SYS_preadv,
@@ -175,38 +170,41 @@ static const char *read_cause(pid_t tid)
 	long nr;
 
 	if (tid <= 0)
-		return "fault";
+		return EXECFOLIO_TRACE_FAULT;
 	/* An empty or partial stack: the task is not asleep yet, wait. */
 	for (i = 0; i < 50 && read_proc(tid, "stack", buf, sizeof(buf)); i++) {
 		if (strstr(buf, "handle_mm_fault"))
-			return "fault";
+			return EXECFOLIO_TRACE_FAULT;
 		if (strstr(buf, "filemap_read"))
-			return "syscall";
+			return EXECFOLIO_TRACE_SYSCALL;
 		usleep(200);
 	}
 	if (!read_proc(tid, "syscall", buf, sizeof(buf)) ||
 	    sscanf(buf, "%ld", &nr) != 1)
-		return "fault";
+		return EXECFOLIO_TRACE_FAULT;
 	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
 		if (nr == readers[i])
-			return "syscall";
-	return "fault";
+			return EXECFOLIO_TRACE_SYSCALL;
+	return EXECFOLIO_TRACE_FAULT;
 }
 
 void efs_trace_read(struct efs_inode *inode, const struct efs_file *file,
 		    off_t off, size_t len, pid_t tid)
 {
 	struct efs_trace *t = efs.trace;
-	const char *cause;
+	struct execfolio_trace_record rec = { .type = EXECFOLIO_TRACE_READ };
 
 	if (!S_ISREG(inode->mode))
 		return;
-	cause = read_cause(tid);
+	rec.read.stream = file->stream;
+	rec.read.offset = (uint64_t)off;
+	rec.read.length = len;
+	rec.read.cause = read_cause(tid);
 	pthread_mutex_lock(&t->lock);
 	if (!inode->trace_id)
 		describe(t, inode);
-	fprintf(t->out, "read %u %u %lld %zu %s\n", inode->trace_id,
-		file->stream, (long long)off, len, cause);
+	rec.id = inode->trace_id;
+	execfolio_trace_write(t->out, &rec);
 	pthread_mutex_unlock(&t->lock);
 }
 

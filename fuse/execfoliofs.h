@@ -171,7 +171,10 @@ void efs_trace_read(struct efs_inode *inode, const struct efs_file *file,
 uint32_t efs_trace_stream(void);
 void efs_trace_close(void);
 
-/* report.c: `execfoliofs --report TRACE [OPTIONS]` */
-int efs_report_main(int argc, char **argv);
+/*
+ * `execfoliofs --report TRACE [OPTIONS]` is `execfolio report`: its
+ * tools/cmd_report.c is linked in (fuse/fuse.mk), argv[0] "--report".
+ */
+int cmd_report(int argc, char **argv);
 
 #endif /* EXECFOLIOFS_H */

@@ -20,7 +20,9 @@ endif
 
 $(FUSE_OBJS): CPPFLAGS += $(FUSE_CFLAGS) $(FRONTEND_CPPFLAGS)
 
-$(BIN)/execfoliofs: $(FUSE_OBJS) $(LIBFRONTEND) $(LIBEXECFOLIO)
+# --report is `execfolio report`: the same objects, linked in.
+$(BIN)/execfoliofs: $(FUSE_OBJS) $(REPORT_TOOL_OBJS) $(LIBFRONTEND) \
+		$(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(LDLIBS)
 

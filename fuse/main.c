@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * execfoliofs [-f] [-o OPTIONS] BACKING_DIR MOUNTPOINT
- * execfoliofs --report TRACE [REPORT OPTIONS]
+ * execfoliofs --report TRACE [REPORT OPTIONS]   (execfolio report, linked in)
  *
  * Option parsing, checks that fail before anything is mounted, session
  * setup, and the multi-threaded loop. Exit status: 0 after fusermount3 -u
@@ -53,7 +53,8 @@ static const struct fuse_opt efs_opts[] = {
 static void usage(void)
 {
 	printf("usage: execfoliofs [-f] [-d] [-o OPTIONS] BACKING_DIR MOUNTPOINT\n"
-	       "       execfoliofs --report TRACE [--per-file] [--all] [--json]\n"
+	       "       execfoliofs --report [REPORT OPTIONS] TRACE\n"
+	       "                             (execfolio report: see execfolio(1))\n"
 	       "\n"
 	       "execfoliofs options:\n"
 	       "    -o exec_folio_size=SIZE  policy for executable files\n"
@@ -293,7 +294,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc > 1 && !strcmp(argv[1], "--report"))
-		return efs_report_main(argc - 1, argv + 1);
+		return cmd_report(argc - 1, argv + 1);
 
 	/*
 	 * libfuse 3.14 complains about its own default when max_threads is

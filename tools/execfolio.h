@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "frontend.h"
@@ -17,6 +18,17 @@ int cmd_get(int argc, char **argv);
 int cmd_clear(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+/* Also execfoliofs --report, with argv[0] "--report". */
+int cmd_report(int argc, char **argv);
+
+struct execfolio_report;
+
+/* report_table.c: the tables of `report`, a line per file after them. */
+void report_print_tables(FILE *out, const struct execfolio_report *r,
+			 const char *trace, bool per_file, bool all);
+/* report_json.c: `report --json`. */
+void report_print_json(FILE *out, const struct execfolio_report *r,
+		       const char *trace, bool per_file);
 
 /*
  * @paths as a message names them: "PATH" for one, "PATH (and N other

@@ -24,6 +24,8 @@ static const struct {
 	  "scan PATH...            analyse ELF executable segments" },
 	{ "stat", cmd_stat,
 	  "stat PID...|--cgroup DIR  measure text folio sizes" },
+	{ "report", cmd_report,
+	  "report TRACE            simulate each policy on an execfoliofs trace" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

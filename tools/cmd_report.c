@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * execfolio report TRACE: what each policy would have given the workload
+ * an execfoliofs trace recorded (lib/report.c simulates, report_table.c
+ * and report_json.c print), and --apply DIR to store the suggestions.
+ *
+ * execfoliofs --report runs this same command (fuse/fuse.mk links it in):
+ * argv[0], "report" or "--report", names it in messages.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <execfolio/policy.h>
+#include <execfolio/report.h>
+#include <execfolio/xattr.h>
+
+#include "execfolio.h"
+
+static void report_usage(const char *cmd)
+{
+	printf("Usage: %s %s [--per-file] [--all] [--json] [--ra-kb KB]\n"
+	       "          [--fault-around-kb KB] [--apply DIR] TRACE\n"
+	       "\n"
+	       "Replays the first touches an execfoliofs trace recorded (execfoliofs\n"
+	       "-o trace=TRACE) through a model of the Linux 6.12 page cache under\n"
+	       "stock readahead, option one (64K exec folios), this policy at each\n"
+	       "size from 16k to 2m and the policy each file had, and prints the\n"
+	       "folio table of each, with a suggested size per file.\n"
+	       "\n"
+	       "  --per-file            the table of each file too\n"
+	       "  --all                 every file, not only those with executable text\n"
+	       "  --json                one JSON object instead of the tables\n"
+	       "  --ra-kb KB            the read-ahead window (default 128)\n"
+	       "  --fault-around-kb KB  fault_around_bytes in kB (default 64)\n"
+	       "  --apply DIR           store each suggestion on DIR/PATH\n"
+	       "\n"
+	       "Exit status: 0 success, 1 unreadable or malformed trace or a\n"
+	       "suggestion not stored, 2 usage.\n",
+	       progname, cmd);
+}
+
+/* A number of kB up to EXECFOLIO_REPORT_KB_MAX. */
+static int parse_kb(const char *arg, unsigned int *kb)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno ||
+	    v > EXECFOLIO_REPORT_KB_MAX)
+		return -EINVAL;
+	*kb = (unsigned int)v;
+	return 0;
+}
+
+/* --apply DIR: store each suggestion; "set SIZE PATH" lines on @log. */
+static int apply(const char *cmd, const struct execfolio_report *r,
+		 const char *dir, FILE *log)
+{
+	char path[8192], canon[EXECFOLIO_SIZE_STR];
+	int status = EXIT_OK, ret;
+	size_t i;
+
+	for (i = 0; i < r->nfiles; i++) {
+		const struct execfolio_report_file *f = &r->files[i];
+
+		if (!f->included || !f->suggested)
+			continue;
+		if (execfolio_report_target(dir, f->path, path, sizeof(path))) {
+			err_msg("%s: not applying to \"%s\": not a path inside %s",
+				cmd, f->path, dir);
+			status = EXIT_FAILED;
+			continue;
+		}
+		ret = execfolio_xattr_set(path, f->suggested);
+		if (ret) {
+			err_msg("%s: %s: %s", cmd, path,
+				execfolio_xattr_change_strerror(path, ret));
+			status = EXIT_FAILED;
+			continue;
+		}
+		fprintf(log, "set %s %s\n",
+			execfolio_format_size(f->suggested, canon), path);
+	}
+	return status;
+}
+
+static int load(const char *cmd, const char *trace, struct execfolio_report *r)
+{
+	FILE *in = fopen(trace, "re");
+	char err[512];
+	int ret;
+
+	if (!in) {
+		err_msg("%s: cannot read trace %s: %s", cmd, trace,
+			strerror(errno));
+		return -errno;
+	}
+	ret = execfolio_report_load(r, in, trace, err, sizeof(err));
+	fclose(in);
+	if (ret)
+		err_msg("%s: %s", cmd, err);
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "per-file", no_argument, NULL, 'p' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "ra-kb", required_argument, NULL, 'r' },
+		{ "fault-around-kb", required_argument, NULL, 'f' },
+		{ "apply", required_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct execfolio_report_options ro = { .ra_kb = 128,
+					       .fault_around_kb = 64 };
+	const char *cmd = argv[0], *apply_dir = NULL, *trace;
+	const char *ra_arg = NULL, *fa_arg = NULL;
+	bool per_file = false, json = false;
+	struct execfolio_report r = { 0 };
+	int c, status = EXIT_OK;
+	char err[512];
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			per_file = true;
+			break;
+		case 'a':
+			ro.all = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'r':
+			ra_arg = optarg;
+			break;
+		case 'f':
+			fa_arg = optarg;
+			break;
+		case 'A':
+			apply_dir = optarg;
+			break;
+		case 'h':
+			report_usage(cmd);
+			return EXIT_OK;
+		default:
+			return option_error(cmd, c, argv);
+		}
+	}
+	if (optind + 1 != argc)
+		return usage_error(cmd, "expected one TRACE file");
+	if ((ra_arg && parse_kb(ra_arg, &ro.ra_kb)) ||
+	    (fa_arg && parse_kb(fa_arg, &ro.fault_around_kb)))
+		return usage_error(
+			cmd,
+			"--ra-kb and --fault-around-kb take a number of kB up to %u",
+			EXECFOLIO_REPORT_KB_MAX);
+	trace = argv[optind];
+
+	if (load(cmd, trace, &r)) {
+		execfolio_report_free(&r);
+		return EXIT_FAILED;
+	}
+	if (execfolio_report_run(&r, &ro, err, sizeof(err))) {
+		err_msg("%s: %s", cmd, err);
+		execfolio_report_free(&r);
+		return EXIT_FAILED;
+	}
+	if (json)
+		report_print_json(stdout, &r, trace, per_file);
+	else
+		report_print_tables(stdout, &r, trace, per_file, ro.all);
+	/* With --json the "set" lines go to stderr: stdout stays JSON. */
+	if (apply_dir)
+		status = apply(cmd, &r, apply_dir, json ? stderr : stdout);
+	execfolio_report_free(&r);
+	if (fflush(stdout) || ferror(stdout)) {
+		err_msg("%s: cannot write the output: %s", cmd,
+			strerror(errno));
+		status = EXIT_FAILED;
+	}
+	return status;
+}

@@ -5,14 +5,15 @@
 # ELF file with one executable segment, pages touched through a PROT_EXEC
 # mapping) gives exactly those one-page reads, and the report's numbers are
 # the ones computed by hand from the 6.12 code (see tests/unit/test_simulate.c
-# for the same cases step by step). Then a real program is traced.
+# for the same cases step by step). Then a real program is traced. The
+# report is execfolio report's; execfoliofs --report runs the same code.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/fuse/lib.sh"
 
 why=$(efs_unavailable)
 [ -n "$why" ] && skip_all "$why"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 30
+plan 31
 efs_setup
 T=$EFS_DIR/trace
 
@@ -98,5 +99,8 @@ check_eq "every read in the trace is one page" \
 "$EFS" --report --json "$T" > "$EFS_DIR/ls.json"
 check "the report covers ls's text" \
 	test "$(jq '.total.stock.text_touched_pages' "$EFS_DIR/ls.json")" -gt 0
+# execfoliofs --report is execfolio report (tests/integration/report.sh).
+check_eq "execfolio report reads the daemon's trace as execfoliofs --report" \
+	"$("$BIN/execfolio" report --json "$T" | cmp - "$EFS_DIR/ls.json" 2>&1)" ""
 diag "$("$EFS" --report "$T")"
 tap_done

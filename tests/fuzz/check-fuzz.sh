@@ -1,24 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# check-fuzz.sh BUILD_COMMAND...: the fast fuzz tier of make check. Builds
-# the ELF fuzz target with BUILD_COMMAND, replays every committed corpus
-# input once, then fuzzes for FUZZ_SECONDS from that corpus. TAP output.
+# check-fuzz.sh BUILD_COMMAND...: the fast fuzz tier of make check for the
+# fuzz target FUZZ_TARGET (elf or trace, tests/fuzz/fuzz_TARGET.c). Builds
+# it with BUILD_COMMAND, replays every committed corpus input
+# (tests/fuzz/corpus/TARGET/) once, then fuzzes for FUZZ_SECONDS from that
+# corpus. TAP output.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib.sh"
 
 FUZZ_CC=${FUZZ_CC:-clang}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 FUZZ_DIR=${FUZZ_DIR:-$top/build/fuzz}
-fuzzer=$FUZZ_DIR/fuzz_elf
-corpus=$top/tests/fuzz/corpus/elf
+FUZZ_TARGET=${FUZZ_TARGET:-elf}
+fuzzer=$FUZZ_DIR/fuzz_$FUZZ_TARGET
+corpus=$top/tests/fuzz/corpus/$FUZZ_TARGET
 
 command -v "$FUZZ_CC" >/dev/null ||
 	skip_all "$FUZZ_CC not installed (make deps installs clang)"
 
 plan 3
 
-check "fuzz_elf builds with ASan and UBSan" "$@"
+check "fuzz_$FUZZ_TARGET builds with ASan and UBSan" "$@"
 
 # Each input runs once; a crash aborts with a non-zero status.
 n=$(find "$corpus" -type f | wc -l)

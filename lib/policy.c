@@ -146,14 +146,10 @@ unsigned int execfolio_max_order(uint32_t page_size)
 }
 
 unsigned int execfolio_order(uint32_t size, uint32_t page_size,
-			     uint32_t block_size, uint64_t file_size,
-			     unsigned int max_order)
+			     uint32_t block_size, unsigned int max_order)
 {
 	unsigned int order = 0, block_order = 0;
 
-	/* No folio larger than the file: the rest would be cached zeroes. */
-	if (file_size && size > file_size)
-		size = 1u << ilog2_u64(file_size);
 	if (size > page_size)
 		order = ilog2_u64(size / page_size);
 	if (order > max_order)
@@ -161,4 +157,14 @@ unsigned int execfolio_order(uint32_t size, uint32_t page_size,
 	if (block_size > page_size)
 		block_order = ilog2_u64(block_size / page_size);
 	return order > block_order ? order : block_order;
+}
+
+unsigned int execfolio_order_lbs(uint32_t size, uint32_t page_size,
+				 uint32_t block_size, uint64_t file_size,
+				 unsigned int max_order)
+{
+	/* No folio larger than the file: the rest would be cached zeroes. */
+	if (file_size && size > file_size)
+		size = 1u << ilog2_u64(file_size);
+	return execfolio_order(size, page_size, block_size, max_order);
 }

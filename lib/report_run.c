@@ -62,9 +62,12 @@ static void column_params(const struct execfolio_report *r,
 	if (!size)
 		return;
 	p->mode = EXECFOLIO_SIM_POLICY;
-	/* The block size is assumed to be the page size (XFS default). */
-	p->order =
-		execfolio_order(size, r->page_size, r->page_size, f->size, max);
+	/*
+	 * The block size is assumed to be the page size (XFS default); the
+	 * simulator models 6.12, where the order is the backport's minimum.
+	 */
+	p->order = execfolio_order_lbs(size, r->page_size, r->page_size,
+				       f->size, max);
 }
 
 static uint64_t tlb_total(const struct execfolio_sim_result *s)

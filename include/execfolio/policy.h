@@ -83,14 +83,24 @@ void execfolio_resolve(const struct execfolio_inode *inode,
 unsigned int execfolio_max_order(uint32_t page_size);
 
 /*
- * The minimum page-cache folio order the kernel applies for a policy size:
- * log2(size / page_size), 0 when size <= page_size, capped so that the folio
- * is no larger than the file (@file_size > 0 only; an empty file may grow),
- * clamped to @max_order, and never below the order the filesystem block
- * size @block_size requires.
+ * The preferred page-cache folio order the kernel series applies for a
+ * policy size: log2(size / page_size), 0 when size <= page_size, clamped
+ * to @max_order, and never below the order the filesystem block size
+ * @block_size requires.  It does not depend on the file's size: the page
+ * cache allocates no folio past EOF whatever the order.
  */
 unsigned int execfolio_order(uint32_t size, uint32_t page_size,
-			     uint32_t block_size, uint64_t file_size,
-			     unsigned int max_order);
+			     uint32_t block_size, unsigned int max_order);
+
+/*
+ * The order of the 6.12 backport, where the policy is a large-block-size
+ * minimum that every folio of the file must reach: execfolio_order() of
+ * the size first lowered to the largest power of two not above the file
+ * (@file_size > 0 only; an empty file may grow), so that no folio caches
+ * zeroes past EOF.
+ */
+unsigned int execfolio_order_lbs(uint32_t size, uint32_t page_size,
+				 uint32_t block_size, uint64_t file_size,
+				 unsigned int max_order);
 
 #endif /* EXECFOLIO_POLICY_H */

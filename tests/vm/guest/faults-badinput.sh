@@ -195,7 +195,8 @@ diag "inputs tried: setxattr $total, mount $tried, remount $tried"
 # Warnings about inode $ino in the kernel log.
 warned() { dmesg | grep -c "inode $ino: bad trusted.exec_folio_size"; }
 
-# Malformed values written offline: ignored, warned about once per inode.
+# Malformed values written offline: ignored, warned about once each time
+# the inode is read from disk (rate limited).
 check "mount $TEST_DISK (no default) for the offline values" \
 	mount "$TEST_DISK" $mnt
 (cd $mnt && sha256sum -c SHA256SUMS) >/tmp/sums.out 2>&1
@@ -234,10 +235,10 @@ for f in mal.3k mal.long mal.bin mal.leaf; do
 	ino=$(printf '0x%x' "$(stat -c %i $mnt/$f)")
 	vmhelper state $mnt/$f >/dev/null
 	evicted=$(warned)
-	if [ "$evicted" = 1 ]; then
-		ok "$f: no second warning when the inode is read from disk again"
+	if [ "$evicted" -ge 1 ] && [ "$evicted" -le 2 ]; then
+		ok "$f: at most one more warning when the inode is read from disk again"
 	else
-		not_ok "$f: no second warning when the inode is read from disk again"
+		not_ok "$f: at most one more warning when the inode is read from disk again"
 		diag "warnings: $evicted after drop_caches and another access"
 	fi
 	dmesg | grep "inode $ino: bad" | sed -e 's/^/# log: /' | head -3

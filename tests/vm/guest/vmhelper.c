@@ -10,6 +10,8 @@
  *   vmhelper read PATH           read PATH to EOF with read(2)
  *   vmhelper sum PATH            FNV-1a 64 of PATH's bytes by read(2)
  *   vmhelper mmapsum PATH        the same by a shared mapping of PATH
+ *   vmhelper execsum PATH        the same by a private executable mapping of
+ *                                PATH, as the dynamic loader maps a library
  *   vmhelper mount DEV DIR [remount] VALUE
  *                                mount(2) XFS DEV on DIR (or remount DIR) with
  *                                exec_folio_size=VALUE (escapes as setxattr);
@@ -215,7 +217,8 @@ static int cmd_sum(const char *path)
 	return 0;
 }
 
-static int cmd_mmapsum(const char *path)
+/* A checksum of PATH by a mapping of it with @prot and @flags. */
+static int cmd_mmapsum(const char *path, int prot, int flags)
 {
 	uint64_t hash = FNV1A_INIT;
 	struct stat st;
@@ -225,7 +228,7 @@ static int cmd_mmapsum(const char *path)
 	if (fd < 0 || fstat(fd, &st))
 		return report(-1);
 	if (st.st_size) {
-		p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+		p = mmap(NULL, st.st_size, prot, flags, fd, 0);
 		if (p == MAP_FAILED)
 			return report(-1);
 		hash = fnv1a(hash, p, st.st_size);
@@ -255,7 +258,9 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "sum"))
 		return cmd_sum(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "mmapsum"))
-		return cmd_mmapsum(argv[2]);
+		return cmd_mmapsum(argv[2], PROT_READ, MAP_SHARED);
+	if (argc == 3 && !strcmp(argv[1], "execsum"))
+		return cmd_mmapsum(argv[2], PROT_READ | PROT_EXEC, MAP_PRIVATE);
 	if (argc == 5 && !strcmp(argv[1], "mount"))
 		return cmd_mount(argv[2], argv[3], false, argv[4]);
 	if (argc == 6 && !strcmp(argv[1], "mount") &&

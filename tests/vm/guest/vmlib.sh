@@ -37,9 +37,10 @@ drop_caches() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
-# Start the counters of a run: caches dropped, disk and cache figures kept.
+# Start the counters of a run: caches dropped (unless KEEP_CACHE=1, for a
+# run from what is cached already), disk and cache figures kept.
 counters_start() {
-	drop_caches
+	[ "${KEEP_CACHE:-0}" = 1 ] || drop_caches
 	read0=$(disk_read_bytes)
 	cache0=$(cached_bytes)
 }

@@ -41,7 +41,7 @@ run_measure() { # PROGRAM [fail] -> "BIG64 CONT TEXT"
 	wait $pid 2>/dev/null
 }
 
-if [ "$(kbase)" = 6.12 ]; then echo "1..31"; else echo "1..34"; fi
+if [ "$(kbase)" = 6.12 ]; then echo "1..31"; else echo "1..38"; fi
 
 # The readahead window decides what a data fault's read-around brings in
 # before the text is executed.  Linux 7.3 gives the guest's virtio disk
@@ -168,6 +168,21 @@ if [ "$(kbase)" != 6.12 ]; then
 		"$(vmhelper execsum /mnt/lib2.so >/dev/null && state /mnt/lib2.so)" \
 		"size=65536 source=mount order=4 folio=65536 pending=1 deferred=0"
 	rm -f /mnt/lib.so /mnt/lib2.so
+
+	# An execute bit given through a POSIX ACL (setfacl), which changes
+	# the mode without a chmod, applies the mount default; taken away,
+	# it leaves no policy.
+	cp /mnt/bigtext /mnt/acl.prog
+	chmod 0644 /mnt/acl.prog
+	check_eq "acl: user::rwx set" "$(vmhelper acl /mnt/acl.prog access 0755)" ok
+	check_eq "acl: an execute bit through the ACL applies the mount default" \
+		"$(stat -c %a /mnt/acl.prog) $(state /mnt/acl.prog)" \
+		"755 size=65536 source=mount order=4 folio=65536 pending=1 deferred=0"
+	vmhelper acl /mnt/acl.prog access 0644 >/dev/null
+	check_eq "acl: the last execute bit taken through the ACL leaves no policy" \
+		"$(stat -c %a /mnt/acl.prog) $(state /mnt/acl.prog)" \
+		"644 size=0 source=none order=0 folio=4096 pending=1 deferred=0"
+	rm -f /mnt/acl.prog
 fi
 
 # Strength: with every allocation of order >= 4 failing for it, an uncached

@@ -12,6 +12,10 @@
  *   vmhelper mmapsum PATH        the same by a shared mapping of PATH
  *   vmhelper execsum PATH        the same by a private executable mapping of
  *                                PATH, as the dynamic loader maps a library
+ *   vmhelper acl PATH access|default OCTAL
+ *                                set PATH's access (or a directory's default)
+ *                                POSIX ACL to the three entries of OCTAL,
+ *                                as setfacl does; prints "ok" or the errno
  *   vmhelper mount DEV DIR [remount] VALUE
  *                                mount(2) XFS DEV on DIR (or remount DIR) with
  *                                exec_folio_size=VALUE (escapes as setxattr);
@@ -239,6 +243,47 @@ static int cmd_mmapsum(const char *path, int prot, int flags)
 	return 0;
 }
 
+/*
+ * The POSIX ACL xattr format (linux/posix_acl_xattr.h): a version, then
+ * (tag, permissions, id) entries, little-endian.  Three entries make a
+ * minimal ACL, equivalent to the mode's permission bits.
+ */
+#define ACL_XATTR_VERSION 2
+#define ACL_TAG_USER_OBJ 0x01
+#define ACL_TAG_GROUP_OBJ 0x04
+#define ACL_TAG_OTHER 0x20
+
+static void put_le(unsigned char *p, uint32_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		p[i] = v >> (8 * i);
+}
+
+static int cmd_acl(const char *path, const char *which, const char *mode)
+{
+	static const uint16_t tags[] = { ACL_TAG_USER_OBJ, ACL_TAG_GROUP_OBJ,
+					 ACL_TAG_OTHER };
+	unsigned char value[4 + 3 * 8];
+	unsigned long perm = strtoul(mode, NULL, 8);
+	const char *name;
+
+	if (!strcmp(which, "access"))
+		name = "system.posix_acl_access";
+	else if (!strcmp(which, "default"))
+		name = "system.posix_acl_default";
+	else
+		return 2;
+	put_le(value, ACL_XATTR_VERSION, 4);
+	for (int i = 0; i < 3; i++) {
+		unsigned char *e = value + 4 + 8 * i;
+
+		put_le(e, tags[i], 2);
+		put_le(e + 2, (perm >> (3 * (2 - i))) & 7, 2);
+		put_le(e + 4, UINT32_MAX, 4);
+	}
+	return report(setxattr(path, name, value, sizeof(value), 0));
+}
+
 int main(int argc, char **argv)
 {
 	char value[1024];
@@ -259,6 +304,8 @@ int main(int argc, char **argv)
 		return cmd_sum(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "mmapsum"))
 		return cmd_mmapsum(argv[2], PROT_READ, MAP_SHARED);
+	if (argc == 5 && !strcmp(argv[1], "acl"))
+		return cmd_acl(argv[2], argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "execsum"))
 		return cmd_mmapsum(argv[2], PROT_READ | PROT_EXEC, MAP_PRIVATE);
 	if (argc == 5 && !strcmp(argv[1], "mount"))

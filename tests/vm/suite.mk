@@ -3,8 +3,10 @@
 # The VM suite: workloads in the guests, on XFS disks made with
 # mkfs.execfolio (see tests/vm/README.md).
 #
-#   make check-vm-suite       arm64: bigprog.sh (a large program, 64k) and
-#                             redis.sh (redis-server under redis-benchmark);
+#   make check-vm-suite       arm64: bigprog.sh (a large program, 64k),
+#                             redis.sh (redis-server under redis-benchmark)
+#                             and readfirst.sh (the policy whoever reads
+#                             first; what it must not cost);
 #                             x86_64: pmd.sh (2m, PMD-mapped text)
 #   make vm-suite-guest ARCH=A  the guest programs, with bigprog
 #   make demo                 the README's demo (tests/vm/demo.sh)
@@ -45,7 +47,7 @@ vm_suite_fail = mkdir -p $(RESULTS)/vm-suite && \
 check-vm-suite: all
 	@for a in $(VM_ARCHES); do \
 		k=$(vm_kernel); \
-		tests=$$(test $$a = arm64 && echo "bigprog.sh redis.sh" || echo pmd.sh); \
+		tests=$$(test $$a = arm64 && echo "bigprog.sh redis.sh readfirst.sh" || echo pmd.sh); \
 		d=$(VM_DIR)/$$a$(VM_TAG); mkdir -p $$d; \
 		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=$(VM_KCONFIG) && \
 			$(MAKE) --no-print-directory vm-suite-guest ARCH=$$a && \

@@ -12,6 +12,11 @@
  *   vmhelper mmapsum PATH        the same by a shared mapping of PATH
  *   vmhelper execsum PATH        the same by a private executable mapping of
  *                                PATH, as the dynamic loader maps a library
+ *   vmhelper willneed PATH       posix_fadvise(POSIX_FADV_WILLNEED) on all
+ *                                of PATH, as a preloader does
+ *   vmhelper randread PATH N SEED
+ *                                N pread()s of 4K at random 4K-aligned
+ *                                offsets of PATH (a seeded generator)
  *   vmhelper acl PATH access|default OCTAL
  *                                set PATH's access (or a directory's default)
  *                                POSIX ACL to the three entries of OCTAL,
@@ -243,6 +248,54 @@ static int cmd_mmapsum(const char *path, int prot, int flags)
 	return 0;
 }
 
+static int cmd_willneed(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	int err;
+
+	if (fd < 0)
+		return report(-1);
+	err = posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+	close(fd);
+	if (err)
+		errno = err;
+	return report(err ? -1 : 0);
+}
+
+/* A small seeded generator, so that two files get the same offsets. */
+static uint64_t next_random(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
+static int cmd_randread(const char *path, const char *count, const char *seed)
+{
+	static char buf[4096];
+	uint64_t state = strtoull(seed, NULL, 10) | 1;
+	unsigned long n = strtoul(count, NULL, 10);
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st) || st.st_size < 4096)
+		return report(-1);
+	while (n--) {
+		off_t off = (next_random(&state) % (st.st_size / 4096)) * 4096;
+		ssize_t got = pread(fd, buf, sizeof(buf), off);
+
+		if (got != sizeof(buf)) {
+			if (got >= 0)
+				errno = EIO;
+			close(fd);
+			return report(-1);
+		}
+	}
+	close(fd);
+	return report(0);
+}
+
 /*
  * The POSIX ACL xattr format (linux/posix_acl_xattr.h): a version, then
  * (tag, permissions, id) entries, little-endian.  Three entries make a
@@ -304,6 +357,10 @@ int main(int argc, char **argv)
 		return cmd_sum(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "mmapsum"))
 		return cmd_mmapsum(argv[2], PROT_READ, MAP_SHARED);
+	if (argc == 3 && !strcmp(argv[1], "willneed"))
+		return cmd_willneed(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "randread"))
+		return cmd_randread(argv[2], argv[3], argv[4]);
 	if (argc == 5 && !strcmp(argv[1], "acl"))
 		return cmd_acl(argv[2], argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "execsum"))

@@ -74,9 +74,12 @@ command -v "${cross}gcc" >/dev/null ||
 fragments="$here/config/common.config $here/config/$arch.config"
 for k in $kfragments; do
 	fragments="$fragments $here/config/$k.config"
-	# Options of one kernel base only (test-7.3.config).
-	[ ! -r "$here/config/$k-$kbase.config" ] ||
-		fragments="$fragments $here/config/$k-$kbase.config"
+	# Options of one kernel base only (test-7.3.config), and of one base
+	# and architecture (test-7.3-arm64.config).
+	for extra in $k-$kbase $k-$kbase-$arch; do
+		[ ! -r "$here/config/$extra.config" ] ||
+			fragments="$fragments $here/config/$extra.config"
+	done
 done
 for f in $fragments $series_dir/series; do
 	[ -r "$f" ] || die "$f is missing"

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <execfolio/error.h>
+
 /* Sizes at which segment alignment matters (DESIGN.md section 7.2). */
 #define EXECFOLIO_CONTPTE_SIZE (64u << 10)
 #define EXECFOLIO_PMD_SIZE (2u << 20)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <execfolio/error.h>
 #include <execfolio/simulate.h>
 
 /* Policy sizes 16K .. 2M, one column each. */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <execfolio/error.h>
 #include <execfolio/policy.h>
 
 #define EXECFOLIO_TRACE_MAGIC "execfoliofs-trace"

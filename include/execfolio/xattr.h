@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <execfolio/error.h>
 #include <execfolio/policy.h>
 
 /* Room for any stored value we are willing to look at. */

@@ -60,13 +60,12 @@ static void set_usage(void)
 static int pick_auto_size(struct set_ctx *ctx, const char *path, uint32_t *size)
 {
 	struct execfolio_elf elf;
-	const char *why = NULL;
+	char err[EXECFOLIO_ERR_MAX];
 	int ret;
 
-	ret = execfolio_elf_analyse_file(path, &elf, &why);
+	ret = execfolio_elf_analyse_file(path, &elf, err, sizeof(err));
 	if (ret) {
-		err_msg("%s: %s: %s", ctx->cmd, path,
-			why ? why : strerror(-ret));
+		err_msg("%s: %s", ctx->cmd, err);
 		return ret;
 	}
 	*size = elf.type == EXECFOLIO_ELF_EXEC ||

@@ -61,7 +61,7 @@ static int parse_kb(const char *arg, unsigned int *kb)
 static int apply(const char *cmd, const struct execfolio_report *r,
 		 const char *dir, FILE *log)
 {
-	char path[8192], canon[EXECFOLIO_SIZE_STR];
+	char path[8192], canon[EXECFOLIO_SIZE_STR], err[EXECFOLIO_ERR_MAX];
 	int status = EXIT_OK, ret;
 	size_t i;
 
@@ -76,10 +76,9 @@ static int apply(const char *cmd, const struct execfolio_report *r,
 			status = EXIT_FAILED;
 			continue;
 		}
-		ret = execfolio_xattr_set(path, f->suggested);
+		ret = execfolio_xattr_set(path, f->suggested, err, sizeof(err));
 		if (ret) {
-			err_msg("%s: %s: %s", cmd, path,
-				execfolio_xattr_change_strerror(path, ret));
+			err_msg("%s: %s", cmd, err);
 			status = EXIT_FAILED;
 			continue;
 		}

@@ -91,7 +91,7 @@ static int apply(const char *cmd, const struct execfolio_report *r,
 static int load(const char *cmd, const char *trace, struct execfolio_report *r)
 {
 	FILE *in = fopen(trace, "re");
-	char err[512];
+	char err[EXECFOLIO_ERR_MAX];
 	int ret;
 
 	if (!in) {
@@ -125,7 +125,7 @@ int cmd_report(int argc, char **argv)
 	bool per_file = false, json = false;
 	struct execfolio_report r = { 0 };
 	int c, status = EXIT_OK;
-	char err[512];
+	char err[EXECFOLIO_ERR_MAX];
 
 	optind = 1;
 	opterr = 0;

@@ -361,7 +361,6 @@ static void hold_file(const char *path, long page, struct hold_totals *t,
 		      struct hold_report *rep)
 {
 	struct execfolio_elf elf;
-	const char *why;
 	unsigned char *vec;
 	struct stat st;
 	uint64_t cached;
@@ -390,7 +389,7 @@ static void hold_file(const char *path, long page, struct hold_totals *t,
 	/* A file whose first page is not cached was not executed. */
 	if (!first)
 		goto out;
-	if (execfolio_elf_analyse_file(path, &elf, &why))
+	if (execfolio_elf_analyse_file(path, &elf, NULL, 0))
 		goto out;
 	if (elf.nsegments) {
 		t->files++;

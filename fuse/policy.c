@@ -33,7 +33,7 @@ void efs_policy_resolve(struct efs_inode *inode, mode_t mode, bool no_xattr)
 	inode->mode = mode;
 	if (S_ISREG(mode) && !no_xattr) {
 		efs_proc_path(inode->fd, path, sizeof(path));
-		ret = execfolio_xattr_get(path, &stored);
+		ret = execfolio_xattr_get(path, &stored, NULL, 0);
 		/* Too long to be valid (-E2BIG) still counts as present. */
 		if ((!ret || ret == -E2BIG) && stored.present) {
 			in.has_xattr = true;

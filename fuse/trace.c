@@ -94,7 +94,6 @@ static void describe(struct efs_trace *t, struct efs_inode *inode)
 	struct execfolio_trace_record rec = { .type = EXECFOLIO_TRACE_FILE };
 	struct execfolio_policy policy;
 	struct execfolio_elf elf;
-	const char *why;
 	struct stat st;
 	size_t i;
 
@@ -117,7 +116,7 @@ static void describe(struct efs_trace *t, struct efs_inode *inode)
 	execfolio_trace_write(t->out, &rec);
 
 	efs_proc_path(inode->fd, proc, sizeof(proc));
-	if (execfolio_elf_analyse_file(proc, &elf, &why))
+	if (execfolio_elf_analyse_file(proc, &elf, NULL, 0))
 		return;
 	rec.type = EXECFOLIO_TRACE_SEG;
 	for (i = 0; i < elf.nsegments; i++) {

@@ -6,6 +6,7 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,24 +61,24 @@ static uint64_t get_word(const struct elf_reader *r, const uint8_t *p)
 #define GET32(r, buf, type, field) get32(r, (buf) + FIELD(r, type, field))
 #define GETW(r, buf, type, field) get_word(r, (buf) + FIELD(r, type, field))
 
-static int fail(const char **why, const char *what, int err)
+static int fail(char *err, size_t errlen, const char *what, int ret)
 {
-	*why = what;
-	return err;
+	snprintf(err, errlen, "%s", what);
+	return ret;
 }
 
 /*
  * A read of a range the caller has already checked against the file size
  * can still fail when the file shrinks under us, or on an I/O error.
  */
-static int read_failed(const char **why, int err, const char *truncated)
+static int read_failed(char *err, size_t errlen, int ret, const char *truncated)
 {
-	if (err == -ERANGE)
-		return fail(why, truncated, -EINVAL);
-	if (err == -EIO)
-		return fail(why, "file shrank while its headers were read",
-			    -EIO);
-	return fail(why, strerror(-err), err);
+	if (ret == -ERANGE)
+		return fail(err, errlen, truncated, -EINVAL);
+	if (ret == -EIO)
+		return fail(err, errlen,
+			    "file shrank while its headers were read", -EIO);
+	return fail(err, errlen, strerror(-ret), ret);
 }
 
 /*
@@ -85,7 +86,8 @@ static int read_failed(const char **why, int err, const char *truncated)
  * (what the kernel writes into core files with many segments).
  */
 static int read_xnum(const struct elf_reader *r, uint64_t shoff,
-		     uint16_t shentsize, uint32_t *phnum, const char **why)
+		     uint16_t shentsize, uint32_t *phnum, char *err,
+		     size_t errlen)
 {
 	uint8_t shdr[sizeof(Elf64_Shdr)];
 	size_t shsize = r->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
@@ -93,18 +95,18 @@ static int read_xnum(const struct elf_reader *r, uint64_t shoff,
 
 	if (shoff == 0)
 		return fail(
-			why,
+			err, errlen,
 			"e_phnum is PN_XNUM but e_shoff is 0: no section header 0 holds the program header count",
 			-EINVAL);
 	if (shentsize < shsize)
 		return fail(
-			why,
+			err, errlen,
 			"e_shentsize is smaller than a section header (needed for e_phnum PN_XNUM)",
 			-EINVAL);
 	ret = elf_source_read(r->src, shoff, shdr, shsize);
 	if (ret)
 		return read_failed(
-			why, ret,
+			err, errlen, ret,
 			"truncated section header 0 (e_shoff), which holds the program header count");
 	*phnum = GET32(r, shdr, Shdr, sh_info);
 	return 0;
@@ -147,7 +149,7 @@ static void add_segment(struct execfolio_elf *elf, const struct elf_reader *r,
 
 static int read_phdrs(struct execfolio_elf *elf, const struct elf_reader *r,
 		      uint64_t phoff, uint16_t phentsize, uint32_t phnum,
-		      bool *has_interp, const char **why)
+		      bool *has_interp, char *err, size_t errlen)
 {
 	uint8_t phdr[sizeof(Elf64_Phdr)];
 	size_t phsize = r->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
@@ -159,31 +161,33 @@ static int read_phdrs(struct execfolio_elf *elf, const struct elf_reader *r,
 		return 0;
 	if (phnum > EXECFOLIO_ELF_MAX_PHDRS)
 		return fail(
-			why,
+			err, errlen,
 			"too many program headers (e_phnum above " XSTRINGIFY(
 				EXECFOLIO_ELF_MAX_PHDRS) ")",
 			-EINVAL);
 	if (phentsize < phsize)
-		return fail(why, "e_phentsize is smaller than a program header",
+		return fail(err, errlen,
+			    "e_phentsize is smaller than a program header",
 			    -EINVAL);
 	/* At most 4096 * 65535: no overflow in 64 bits. */
 	if (phoff > size || (uint64_t)phnum * phentsize > size - phoff)
 		return fail(
-			why,
+			err, errlen,
 			"truncated program header table (e_phoff + e_phnum * e_phentsize lies beyond the end of the file)",
 			-EINVAL);
 
 	/* Bounded by EXECFOLIO_ELF_MAX_PHDRS entries. */
 	elf->segments = calloc(phnum, sizeof(*elf->segments));
 	if (!elf->segments)
-		return fail(why, "out of memory for the segment list", -ENOMEM);
+		return fail(err, errlen, "out of memory for the segment list",
+			    -ENOMEM);
 	for (i = 0; i < phnum; i++) {
 		uint32_t type, flags;
 
 		ret = elf_source_read(r->src, phoff + (uint64_t)i * phentsize,
 				      phdr, phsize);
 		if (ret)
-			return read_failed(why, ret,
+			return read_failed(err, errlen, ret,
 					   "truncated program header table");
 		type = GET32(r, phdr, Phdr, p_type);
 		flags = GET32(r, phdr, Phdr, p_flags);
@@ -212,7 +216,7 @@ static enum execfolio_elf_type classify(uint16_t e_type, bool has_interp)
 }
 
 int elf_parse_source(const struct elf_source *src, struct execfolio_elf *elf,
-		     const char **why)
+		     char *err, size_t errlen)
 {
 	uint8_t ehdr[sizeof(Elf64_Ehdr)];
 	struct elf_reader r = { .src = src };
@@ -223,19 +227,18 @@ int elf_parse_source(const struct elf_source *src, struct execfolio_elf *elf,
 	int ret;
 
 	memset(elf, 0, sizeof(*elf));
-	*why = NULL;
 	/* Anything without the magic is simply not ELF. */
 	if (src->size < SELFMAG)
 		return 0;
 	ret = elf_source_read(src, 0, ehdr, SELFMAG);
 	if (ret)
-		return read_failed(why, ret, "truncated ELF magic");
+		return read_failed(err, errlen, ret, "truncated ELF magic");
 	if (memcmp(ehdr, ELFMAG, SELFMAG))
 		return 0;
 
 	ret = elf_source_read(src, 0, ehdr, EI_NIDENT);
 	if (ret)
-		return read_failed(why, ret,
+		return read_failed(err, errlen, ret,
 				   "truncated ELF identification (e_ident)");
 	switch (ehdr[EI_CLASS]) {
 	case ELFCLASS32:
@@ -246,7 +249,7 @@ int elf_parse_source(const struct elf_source *src, struct execfolio_elf *elf,
 		break;
 	default:
 		return fail(
-			why,
+			err, errlen,
 			"unknown ELF class in e_ident[EI_CLASS] (neither 32- nor 64-bit)",
 			-EINVAL);
 	}
@@ -259,14 +262,14 @@ int elf_parse_source(const struct elf_source *src, struct execfolio_elf *elf,
 		break;
 	default:
 		return fail(
-			why,
+			err, errlen,
 			"unknown byte order in e_ident[EI_DATA] (neither little- nor big-endian)",
 			-EINVAL);
 	}
 	ehsize = r.is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
 	ret = elf_source_read(src, 0, ehdr, ehsize);
 	if (ret)
-		return read_failed(why, ret, "truncated ELF header");
+		return read_failed(err, errlen, ret, "truncated ELF header");
 
 	elf->elf_class = r.is64 ? 64 : 32;
 	elf->big_endian = r.big_endian;
@@ -275,13 +278,13 @@ int elf_parse_source(const struct elf_source *src, struct execfolio_elf *elf,
 	phnum = GET16(&r, ehdr, Ehdr, e_phnum);
 	if (phnum == PN_XNUM) {
 		ret = read_xnum(&r, GETW(&r, ehdr, Ehdr, e_shoff),
-				GET16(&r, ehdr, Ehdr, e_shentsize), &phnum,
-				why);
+				GET16(&r, ehdr, Ehdr, e_shentsize), &phnum, err,
+				errlen);
 		if (ret)
 			return ret;
 	}
 	ret = read_phdrs(elf, &r, phoff, GET16(&r, ehdr, Ehdr, e_phentsize),
-			 phnum, &has_interp, why);
+			 phnum, &has_interp, err, errlen);
 	if (ret) {
 		execfolio_elf_free(elf);
 		return ret;
@@ -295,7 +298,7 @@ int elf_parse_source(const struct elf_source *src, struct execfolio_elf *elf,
 }
 
 int execfolio_elf_parse(const void *buf, size_t len, struct execfolio_elf *elf,
-			const char **why)
+			char *err, size_t errlen)
 {
 	struct elf_source src = {
 		.buf = buf,
@@ -304,7 +307,7 @@ int execfolio_elf_parse(const void *buf, size_t len, struct execfolio_elf *elf,
 		.size = len,
 	};
 
-	return elf_parse_source(&src, elf, why);
+	return elf_parse_source(&src, elf, err, errlen);
 }
 
 void execfolio_elf_free(struct execfolio_elf *elf)

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,20 +17,29 @@
 /* Holds the ELF header and the program headers of nearly every file. */
 #define ELF_PREFIX_SIZE 4096
 
-static int check_type(const struct stat *st, const char **why)
+/* "PATH: REASON" into @err; returns @ret. */
+static int fail(char *err, size_t errlen, const char *path, const char *reason,
+		int ret)
 {
-	if (S_ISDIR(st->st_mode)) {
-		*why = "is a directory";
-		return -EISDIR;
-	}
-	if (!S_ISREG(st->st_mode)) {
-		*why = "not a regular file";
-		return -ENODEV;
-	}
-	if (st->st_size == 0) {
-		*why = "empty file";
-		return -EINVAL;
-	}
+	snprintf(err, errlen, "%s: %s", path, reason);
+	return ret;
+}
+
+/* "PATH: strerror" into @err; returns @ret. */
+static int fail_errno(char *err, size_t errlen, const char *path, int ret)
+{
+	return fail(err, errlen, path, strerror(-ret), ret);
+}
+
+static int check_type(const struct stat *st, const char *path, char *err,
+		      size_t errlen)
+{
+	if (S_ISDIR(st->st_mode))
+		return fail(err, errlen, path, "is a directory", -EISDIR);
+	if (!S_ISREG(st->st_mode))
+		return fail(err, errlen, path, "not a regular file", -ENODEV);
+	if (st->st_size == 0)
+		return fail(err, errlen, path, "empty file", -EINVAL);
 	return 0;
 }
 
@@ -53,37 +63,32 @@ static ssize_t read_prefix(int fd, uint8_t *buf, size_t len)
 }
 
 int execfolio_elf_analyse_file(const char *path, struct execfolio_elf *elf,
-			       const char **why)
+			       char *err, size_t errlen)
 {
 	uint8_t prefix[ELF_PREFIX_SIZE];
 	struct elf_source src = { .buf = prefix };
+	/* The parser's reasons are short: the ELF field that is wrong. */
+	char why[256];
 	struct stat st;
 	ssize_t n;
 	int fd, ret;
 
 	memset(elf, 0, sizeof(*elf));
 	/* Refuse FIFOs and devices before open() can block or act on them. */
-	if (stat(path, &st)) {
-		ret = -errno;
-		*why = strerror(errno);
-		return ret;
-	}
-	ret = check_type(&st, why);
+	if (stat(path, &st))
+		return fail_errno(err, errlen, path, -errno);
+	ret = check_type(&st, path, err, errlen);
 	if (ret)
 		return ret;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		ret = -errno;
-		*why = strerror(errno);
-		return ret;
-	}
+	if (fd < 0)
+		return fail_errno(err, errlen, path, -errno);
 	/* The file may have been replaced since stat(). */
 	if (fstat(fd, &st)) {
-		ret = -errno;
-		*why = strerror(errno);
+		ret = fail_errno(err, errlen, path, -errno);
 		goto out;
 	}
-	ret = check_type(&st, why);
+	ret = check_type(&st, path, err, errlen);
 	if (ret)
 		goto out;
 	n = read_prefix(fd, prefix,
@@ -91,14 +96,15 @@ int execfolio_elf_analyse_file(const char *path, struct execfolio_elf *elf,
 				(size_t)st.st_size :
 				sizeof(prefix));
 	if (n < 0) {
-		ret = (int)n;
-		*why = strerror(-ret);
+		ret = fail_errno(err, errlen, path, (int)n);
 		goto out;
 	}
 	src.buf_len = (size_t)n;
 	src.fd = fd;
 	src.size = (uint64_t)st.st_size;
-	ret = elf_parse_source(&src, elf, why);
+	ret = elf_parse_source(&src, elf, why, sizeof(why));
+	if (ret)
+		fail(err, errlen, path, why, ret);
 out:
 	close(fd);
 	return ret;

@@ -29,6 +29,6 @@ int elf_source_read(const struct elf_source *src, uint64_t off, void *dst,
 
 /* execfolio_elf_parse() over any source. */
 int elf_parse_source(const struct elf_source *src, struct execfolio_elf *elf,
-		     const char **why);
+		     char *err, size_t errlen);
 
 #endif /* EXECFOLIO_ELF_SOURCE_H */

@@ -13,9 +13,9 @@
 #include <execfolio/report.h>
 #include <execfolio/trace.h>
 
-static int no_memory(char *err, size_t err_len, const char *name)
+static int no_memory(char *err, size_t errlen, const char *name)
 {
-	snprintf(err, err_len, "%s: out of memory reading the trace", name);
+	snprintf(err, errlen, "%s: out of memory reading the trace", name);
 	return -ENOMEM;
 }
 
@@ -121,7 +121,7 @@ static int add_read(struct execfolio_report *r, uint32_t id,
 }
 
 int execfolio_report_load(struct execfolio_report *r, FILE *in,
-			  const char *name, char *err, size_t err_len)
+			  const char *name, char *err, size_t errlen)
 {
 	struct execfolio_trace_reader *reader = malloc(sizeof(*reader));
 	struct execfolio_trace_record rec;
@@ -129,11 +129,11 @@ int execfolio_report_load(struct execfolio_report *r, FILE *in,
 
 	memset(r, 0, sizeof(*r));
 	if (!reader)
-		return no_memory(err, err_len, name);
-	ret = execfolio_trace_read_header(reader, in, name, err, err_len);
+		return no_memory(err, errlen, name);
+	ret = execfolio_trace_read_header(reader, in, name, err, errlen);
 	r->page_size = reader->page_size;
 	while (!ret) {
-		ret = execfolio_trace_read_record(reader, &rec, err, err_len);
+		ret = execfolio_trace_read_record(reader, &rec, err, errlen);
 		if (ret <= 0)
 			break;
 		/* The reader has checked that IDs are described. */
@@ -144,7 +144,7 @@ int execfolio_report_load(struct execfolio_report *r, FILE *in,
 		else
 			ret = add_read(r, rec.id, &rec.read);
 		if (ret)
-			ret = no_memory(err, err_len, name);
+			ret = no_memory(err, errlen, name);
 	}
 	free(reader);
 	return ret;

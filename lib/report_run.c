@@ -97,7 +97,7 @@ static uint32_t suggest(const struct execfolio_report_file *f)
 
 int execfolio_report_run(struct execfolio_report *r,
 			 const struct execfolio_report_options *opts, char *err,
-			 size_t err_len)
+			 size_t errlen)
 {
 	struct execfolio_sim_params p;
 	unsigned int k;
@@ -107,7 +107,7 @@ int execfolio_report_run(struct execfolio_report *r,
 	if (opts->ra_kb > EXECFOLIO_REPORT_KB_MAX ||
 	    opts->fault_around_kb > EXECFOLIO_REPORT_KB_MAX) {
 		snprintf(
-			err, err_len,
+			err, errlen,
 			"read-ahead and fault-around windows are at most %u kB",
 			EXECFOLIO_REPORT_KB_MAX);
 		return -EINVAL;
@@ -128,7 +128,7 @@ int execfolio_report_run(struct execfolio_report *r,
 			column_params(r, f, opts, k, &p);
 			ret = execfolio_sim_run(&in, &p, &f->res[k]);
 			if (ret) {
-				snprintf(err, err_len, "simulating %s: %s",
+				snprintf(err, errlen, "simulating %s: %s",
 					 f->path, strerror(-ret));
 				return ret;
 			}

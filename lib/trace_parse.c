@@ -19,19 +19,22 @@ struct cursor {
 	char *end;
 	const char *type; /* the record's name, for messages */
 	char *err;
-	size_t err_len;
+	size_t errlen;
 };
 
 static int __attribute__((format(printf, 2, 3)))
 fail(struct cursor *c, const char *fmt, ...)
 {
 	va_list ap;
-	int n = c->type ? snprintf(c->err, c->err_len, "%s: ", c->type) : 0;
+	int n;
 
-	if (n < 0 || (size_t)n >= c->err_len)
+	if (!c->errlen) /* the caller wants the errno only */
+		return -EINVAL;
+	n = c->type ? snprintf(c->err, c->errlen, "%s: ", c->type) : 0;
+	if (n < 0 || (size_t)n >= c->errlen)
 		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(c->err + n, c->err_len - n, fmt, ap);
+	vsnprintf(c->err + n, c->errlen - n, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -241,9 +244,9 @@ static int parse_read(struct cursor *c, struct execfolio_trace_record *rec)
 
 int execfolio_trace_parse(char *line, size_t len,
 			  struct execfolio_trace_record *rec, char *err,
-			  size_t err_len)
+			  size_t errlen)
 {
-	struct cursor c = { line, line + len, NULL, err, err_len };
+	struct cursor c = { line, line + len, NULL, err, errlen };
 	size_t type_len;
 	char *type;
 	int ret;

@@ -12,17 +12,20 @@
 #include <execfolio/trace.h>
 
 static int __attribute__((format(printf, 4, 5)))
-fail(const struct execfolio_trace_reader *r, char *err, size_t err_len,
+fail(const struct execfolio_trace_reader *r, char *err, size_t errlen,
      const char *fmt, ...)
 {
 	va_list ap;
-	int n = r->line ? snprintf(err, err_len, "%s:%lu: ", r->name, r->line) :
-			  snprintf(err, err_len, "%s: ", r->name);
+	int n;
 
-	if (n < 0 || (size_t)n >= err_len)
+	if (!errlen) /* the caller wants the errno only */
+		return -EINVAL;
+	n = r->line ? snprintf(err, errlen, "%s:%lu: ", r->name, r->line) :
+		      snprintf(err, errlen, "%s: ", r->name);
+	if (n < 0 || (size_t)n >= errlen)
 		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(err + n, err_len - n, fmt, ap);
+	vsnprintf(err + n, errlen - n, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -32,7 +35,7 @@ fail(const struct execfolio_trace_reader *r, char *err, size_t err_len,
  * Returns its length, -ENODATA at the end, or -errno with @err set.
  */
 static long next_line(struct execfolio_trace_reader *r, char *err,
-		      size_t err_len)
+		      size_t errlen)
 {
 	size_t len = 0;
 	int ch;
@@ -41,14 +44,14 @@ static long next_line(struct execfolio_trace_reader *r, char *err,
 	while ((ch = getc_unlocked(r->in)) != EOF && ch != '\n') {
 		if (len == EXECFOLIO_TRACE_LINE_MAX - 1)
 			return fail(
-				r, err, err_len,
+				r, err, errlen,
 				"line longer than %d bytes (not a trace, or a damaged one)",
 				EXECFOLIO_TRACE_LINE_MAX);
 		r->buf[len++] = (char)ch;
 	}
 	r->buf[len] = '\0';
 	if (ferror(r->in)) {
-		snprintf(err, err_len, "%s: read error after line %lu: %s",
+		snprintf(err, errlen, "%s: read error after line %lu: %s",
 			 r->name, r->line - 1, strerror(errno ? errno : EIO));
 		return -EIO;
 	}
@@ -58,13 +61,13 @@ static long next_line(struct execfolio_trace_reader *r, char *err,
 	}
 	if (ch == EOF)
 		return fail(
-			r, err, err_len,
+			r, err, errlen,
 			"the last line has no newline: the trace was cut short (the daemon killed, or the disk full?)");
 	return (long)len;
 }
 
 int execfolio_trace_read_header(struct execfolio_trace_reader *r, FILE *in,
-				const char *name, char *err, size_t err_len)
+				const char *name, char *err, size_t errlen)
 {
 	static const char magic[] = EXECFOLIO_TRACE_MAGIC " ";
 	unsigned long version, page_size;
@@ -76,10 +79,10 @@ int execfolio_trace_read_header(struct execfolio_trace_reader *r, FILE *in,
 	r->line = 0;
 	r->page_size = 0;
 	r->files = 0;
-	len = next_line(r, err, err_len);
+	len = next_line(r, err, errlen);
 	if (len == -ENODATA)
 		return fail(
-			r, err, err_len,
+			r, err, errlen,
 			"empty: not an execfoliofs trace (execfoliofs -o trace=FILE writes one)");
 	if (len == -EIO)
 		return (int)len;
@@ -88,18 +91,18 @@ int execfolio_trace_read_header(struct execfolio_trace_reader *r, FILE *in,
 	    r->buf[sizeof(magic) - 1] < '0' ||
 	    r->buf[sizeof(magic) - 1] > '9' || r->buf[sizeof(magic) - 1 + end])
 		return fail(
-			r, err, err_len,
+			r, err, errlen,
 			"not an execfoliofs trace: the first line must be \"%s %d\"",
 			EXECFOLIO_TRACE_MAGIC, EXECFOLIO_TRACE_VERSION);
 	if (version != EXECFOLIO_TRACE_VERSION)
 		return fail(
-			r, err, err_len,
+			r, err, errlen,
 			"trace version %lu: this execfolio reads version %d only (use the execfolio of the release whose execfoliofs wrote the trace)",
 			version, EXECFOLIO_TRACE_VERSION);
-	len = next_line(r, err, err_len);
+	len = next_line(r, err, errlen);
 	if (len == -ENODATA) {
 		snprintf(
-			err, err_len,
+			err, errlen,
 			"%s:2: the trace ends before its page_size line (cut short?)",
 			name);
 		return -EINVAL;
@@ -113,7 +116,7 @@ int execfolio_trace_read_header(struct execfolio_trace_reader *r, FILE *in,
 	    page_size > EXECFOLIO_TRACE_PAGE_MAX ||
 	    (page_size & (page_size - 1)))
 		return fail(
-			r, err, err_len,
+			r, err, errlen,
 			"expected \"page_size BYTES\", BYTES a power of two from %u to %u",
 			EXECFOLIO_TRACE_PAGE_MIN, EXECFOLIO_TRACE_PAGE_MAX);
 	r->page_size = (uint32_t)page_size;
@@ -122,14 +125,14 @@ int execfolio_trace_read_header(struct execfolio_trace_reader *r, FILE *in,
 
 int execfolio_trace_read_record(struct execfolio_trace_reader *r,
 				struct execfolio_trace_record *rec, char *err,
-				size_t err_len)
+				size_t errlen)
 {
 	char why[256];
 	long len;
 	int ret;
 
 	do {
-		len = next_line(r, err, err_len);
+		len = next_line(r, err, errlen);
 		if (len == -ENODATA)
 			return 0;
 		if (len < 0)
@@ -137,19 +140,19 @@ int execfolio_trace_read_record(struct execfolio_trace_reader *r,
 		ret = execfolio_trace_parse(r->buf, (size_t)len, rec, why,
 					    sizeof(why));
 		if (ret < 0)
-			return fail(r, err, err_len, "%s", why);
+			return fail(r, err, errlen, "%s", why);
 	} while (!ret);
 
 	if (rec->type == EXECFOLIO_TRACE_FILE) {
 		if (rec->id != r->files + 1)
 			return fail(
-				r, err, err_len,
+				r, err, errlen,
 				"file ID %u where %u was expected: file records number the files 1, 2, 3... in order",
 				rec->id, r->files + 1);
 		r->files++;
 	} else if (rec->id > r->files) {
 		return fail(
-			r, err, err_len,
+			r, err, errlen,
 			"%s of file %u, which no file record has described yet",
 			rec->type == EXECFOLIO_TRACE_SEG ? "seg" : "read",
 			rec->id);

@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -32,55 +34,10 @@ bool execfolio_may_access_trusted(void)
 	       (1u << (CAP_SYS_ADMIN_BIT % 32));
 }
 
-int execfolio_xattr_get(const char *path, struct execfolio_stored *stored)
+/* What an errno of the xattr calls means for the policy xattr. */
+static const char *meaning(int ret)
 {
-	ssize_t len;
-
-	stored->present = false;
-	stored->len = 0;
-	len = getxattr(path, EXECFOLIO_XATTR, stored->value,
-		       sizeof(stored->value));
-	if (len >= 0) {
-		stored->present = true;
-		stored->len = (size_t)len;
-		return 0;
-	}
-	if (errno == ENODATA)
-		return 0;
-	if (errno == ERANGE) {
-		/* Longer than any valid value: report it as such. */
-		len = getxattr(path, EXECFOLIO_XATTR, NULL, 0);
-		if (len < 0)
-			return -errno;
-		stored->present = true;
-		stored->len = (size_t)len;
-		return -E2BIG;
-	}
-	return -errno;
-}
-
-int execfolio_xattr_set(const char *path, uint32_t size)
-{
-	char value[EXECFOLIO_SIZE_STR];
-
-	if (!execfolio_size_valid(size))
-		return -EINVAL;
-	execfolio_format_size(size, value);
-	if (setxattr(path, EXECFOLIO_XATTR, value, strlen(value), 0))
-		return -errno;
-	return 0;
-}
-
-int execfolio_xattr_remove(const char *path)
-{
-	if (!removexattr(path, EXECFOLIO_XATTR))
-		return 1;
-	return errno == ENODATA ? 0 : -errno;
-}
-
-const char *execfolio_xattr_strerror(int err)
-{
-	switch (err) {
+	switch (ret) {
 	case -EPERM:
 		return "permission denied: trusted.* xattrs need CAP_SYS_ADMIN (run as root)";
 	case -EACCES:
@@ -99,8 +56,22 @@ const char *execfolio_xattr_strerror(int err)
 	case -ENOENT:
 		return "no such file or directory";
 	default:
-		return strerror(-err);
+		return strerror(-ret);
 	}
+}
+
+/* "PATH: REASON" into @err; returns @ret. */
+static int fail(char *err, size_t errlen, const char *path, const char *reason,
+		int ret)
+{
+	snprintf(err, errlen, "%s: %s", path, reason);
+	return ret;
+}
+
+/* "PATH: what @ret means" into @err; returns @ret. */
+static int fail_errno(char *err, size_t errlen, const char *path, int ret)
+{
+	return fail(err, errlen, path, meaning(ret), ret);
 }
 
 /* The inode flags (chattr) of @path, or -errno. */
@@ -118,19 +89,90 @@ static int inode_flags(const char *path, unsigned int *flags)
 	return ret;
 }
 
-const char *execfolio_xattr_change_strerror(const char *path, int err)
+/*
+ * fail_errno() for a change of the xattr, telling the causes of EPERM
+ * apart: an immutable or append-only file (chattr +i/+a) refuses every
+ * xattr change, even root's; only when the file is neither does EPERM mean
+ * a missing CAP_SYS_ADMIN, or, with the capability, a refusal by a
+ * security module.
+ */
+static int change_failed(char *err, size_t errlen, const char *path, int ret)
 {
 	unsigned int flags = 0;
 
-	if (err != -EPERM)
-		return execfolio_xattr_strerror(err);
+	if (ret != -EPERM)
+		return fail_errno(err, errlen, path, ret);
 	if (!inode_flags(path, &flags)) {
 		if (flags & FS_IMMUTABLE_FL)
-			return "the file is immutable (chattr +i), which forbids changing its xattrs even to root: remove the flag with 'chattr -i' first";
+			return fail(
+				err, errlen, path,
+				"the file is immutable (chattr +i), which forbids changing its xattrs even to root: remove the flag with 'chattr -i' first",
+				ret);
 		if (flags & FS_APPEND_FL)
-			return "the file is append-only (chattr +a), which forbids changing its xattrs even to root: remove the flag with 'chattr -a' first";
+			return fail(
+				err, errlen, path,
+				"the file is append-only (chattr +a), which forbids changing its xattrs even to root: remove the flag with 'chattr -a' first",
+				ret);
 	}
 	if (!execfolio_may_access_trusted())
-		return execfolio_xattr_strerror(err);
-	return "operation not permitted although this process has CAP_SYS_ADMIN: a security module or the filesystem refused it";
+		return fail_errno(err, errlen, path, ret);
+	return fail(
+		err, errlen, path,
+		"operation not permitted although this process has CAP_SYS_ADMIN: a security module or the filesystem refused it",
+		ret);
+}
+
+int execfolio_xattr_get(const char *path, struct execfolio_stored *stored,
+			char *err, size_t errlen)
+{
+	ssize_t len;
+	int ret;
+
+	stored->present = false;
+	stored->len = 0;
+	len = getxattr(path, EXECFOLIO_XATTR, stored->value,
+		       sizeof(stored->value));
+	if (len >= 0) {
+		stored->present = true;
+		stored->len = (size_t)len;
+		return 0;
+	}
+	ret = -errno;
+	if (ret == -ENODATA)
+		return 0;
+	if (ret == -ERANGE) {
+		/* Longer than any valid value: report it as such. */
+		len = getxattr(path, EXECFOLIO_XATTR, NULL, 0);
+		if (len < 0)
+			return fail_errno(err, errlen, path, -errno);
+		stored->present = true;
+		stored->len = (size_t)len;
+		ret = -E2BIG;
+	}
+	return fail_errno(err, errlen, path, ret);
+}
+
+int execfolio_xattr_set(const char *path, uint32_t size, char *err,
+			size_t errlen)
+{
+	char value[EXECFOLIO_SIZE_STR];
+
+	if (!execfolio_size_valid(size)) {
+		snprintf(err, errlen, "%s: %" PRIu32 " is not a policy size",
+			 path, size);
+		return -EINVAL;
+	}
+	execfolio_format_size(size, value);
+	if (setxattr(path, EXECFOLIO_XATTR, value, strlen(value), 0))
+		return change_failed(err, errlen, path, -errno);
+	return 0;
+}
+
+int execfolio_xattr_remove(const char *path, char *err, size_t errlen)
+{
+	if (!removexattr(path, EXECFOLIO_XATTR))
+		return 1;
+	if (errno == ENODATA)
+		return 0;
+	return change_failed(err, errlen, path, -errno);
 }

@@ -40,15 +40,15 @@ static uint32_t auto_size(const struct tree *t, struct node *n)
 {
 	char *path = tree_source_path(t, n);
 	struct execfolio_elf elf;
-	const char *why = NULL;
+	char err[EXECFOLIO_ERR_MAX];
 	uint32_t size = 0;
 	int ret;
 
-	ret = execfolio_elf_analyse_file(path, &elf, &why);
+	ret = execfolio_elf_analyse_file(path, &elf, err, sizeof(err));
 	free(path);
 	if (ret) {
 		report(n, "--auto: not analysed (%s); no policy from --auto",
-		       why ? why : strerror(-ret));
+		       err);
 		return 0;
 	}
 	if (elf.type == EXECFOLIO_ELF_EXEC || elf.type == EXECFOLIO_ELF_DYN)

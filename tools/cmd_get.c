@@ -200,6 +200,7 @@ static int get_one(const char *path, const struct stat *st, void *data)
 	struct get_ctx *ctx = data;
 	struct execfolio_inode inode = { .mode = st->st_mode };
 	struct file_policy fp;
+	char err[EXECFOLIO_ERR_MAX];
 	int ret;
 
 	memset(&fp, 0, sizeof(fp));
@@ -216,12 +217,11 @@ static int get_one(const char *path, const struct stat *st, void *data)
 			EXECFOLIO_MOUNT_OPTION);
 
 	if (ctx->privileged) {
-		ret = execfolio_xattr_get(path, &fp.stored);
+		ret = execfolio_xattr_get(path, &fp.stored, err, sizeof(err));
 		if (ret == -ENOTSUP) {
 			ret = 0; /* no xattrs: nothing stored */
 		} else if (ret && ret != -E2BIG) {
-			err_msg("%s: %s: %s", ctx->cmd, path,
-				execfolio_xattr_strerror(ret));
+			err_msg("%s: %s", ctx->cmd, err);
 			return 1;
 		}
 		inode.has_xattr = fp.stored.present;

@@ -61,7 +61,7 @@ static int parse_kb(const char *arg, unsigned int *kb)
 static int apply(const char *cmd, const struct execfolio_report *r,
 		 const char *dir, FILE *log)
 {
-	char path[8192], canon[EXECFOLIO_SIZE_STR];
+	char path[8192], canon[EXECFOLIO_SIZE_STR], err[EXECFOLIO_ERR_MAX];
 	int status = EXIT_OK, ret;
 	size_t i;
 
@@ -76,10 +76,9 @@ static int apply(const char *cmd, const struct execfolio_report *r,
 			status = EXIT_FAILED;
 			continue;
 		}
-		ret = execfolio_xattr_set(path, f->suggested);
+		ret = execfolio_xattr_set(path, f->suggested, err, sizeof(err));
 		if (ret) {
-			err_msg("%s: %s: %s", cmd, path,
-				execfolio_xattr_change_strerror(path, ret));
+			err_msg("%s: %s", cmd, err);
 			status = EXIT_FAILED;
 			continue;
 		}
@@ -92,7 +91,7 @@ static int apply(const char *cmd, const struct execfolio_report *r,
 static int load(const char *cmd, const char *trace, struct execfolio_report *r)
 {
 	FILE *in = fopen(trace, "re");
-	char err[512];
+	char err[EXECFOLIO_ERR_MAX];
 	int ret;
 
 	if (!in) {
@@ -126,7 +125,7 @@ int cmd_report(int argc, char **argv)
 	bool per_file = false, json = false;
 	struct execfolio_report r = { 0 };
 	int c, status = EXIT_OK;
-	char err[512];
+	char err[EXECFOLIO_ERR_MAX];
 
 	optind = 1;
 	opterr = 0;

@@ -144,7 +144,7 @@ static int scan_one(const char *path, const struct stat *st, void *data)
 {
 	struct scan_ctx *ctx = data;
 	struct execfolio_elf elf;
-	const char *why = NULL;
+	char err[EXECFOLIO_ERR_MAX];
 	int ret;
 
 	/*
@@ -154,10 +154,9 @@ static int scan_one(const char *path, const struct stat *st, void *data)
 	if (st->st_size == 0) {
 		memset(&elf, 0, sizeof(elf));
 	} else {
-		ret = execfolio_elf_analyse_file(path, &elf, &why);
+		ret = execfolio_elf_analyse_file(path, &elf, err, sizeof(err));
 		if (ret) {
-			err_msg("%s: %s: %s", ctx->cmd, path,
-				why ? why : strerror(-ret));
+			err_msg("%s: %s", ctx->cmd, err);
 			return ret;
 		}
 	}

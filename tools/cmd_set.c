@@ -60,13 +60,12 @@ static void set_usage(void)
 static int pick_auto_size(struct set_ctx *ctx, const char *path, uint32_t *size)
 {
 	struct execfolio_elf elf;
-	const char *why = NULL;
+	char err[EXECFOLIO_ERR_MAX];
 	int ret;
 
-	ret = execfolio_elf_analyse_file(path, &elf, &why);
+	ret = execfolio_elf_analyse_file(path, &elf, err, sizeof(err));
 	if (ret) {
-		err_msg("%s: %s: %s", ctx->cmd, path,
-			why ? why : strerror(-ret));
+		err_msg("%s: %s", ctx->cmd, err);
 		return ret;
 	}
 	*size = elf.type == EXECFOLIO_ELF_EXEC ||
@@ -112,14 +111,14 @@ static int set_one(const char *path, const struct stat *st, void *data)
 	struct set_ctx *ctx = data;
 	char canon[EXECFOLIO_SIZE_STR];
 	struct execfolio_stored stored;
+	char err[EXECFOLIO_ERR_MAX];
 	uint32_t size = ctx->size;
 	int ret;
 
 	if (ctx->if_unset) {
-		ret = execfolio_xattr_get(path, &stored);
+		ret = execfolio_xattr_get(path, &stored, err, sizeof(err));
 		if (ret && ret != -E2BIG) {
-			err_msg("%s: %s: %s", ctx->cmd, path,
-				execfolio_xattr_strerror(ret));
+			err_msg("%s: %s", ctx->cmd, err);
 			return 1;
 		}
 		if (stored.present) {
@@ -146,10 +145,9 @@ static int set_one(const char *path, const struct stat *st, void *data)
 		printf("%s: would set %s\n", path, canon);
 		return 0;
 	}
-	ret = execfolio_xattr_set(path, size);
+	ret = execfolio_xattr_set(path, size, err, sizeof(err));
 	if (ret) {
-		err_msg("%s: %s: %s", ctx->cmd, path,
-			execfolio_xattr_change_strerror(path, ret));
+		err_msg("%s: %s", ctx->cmd, err);
 		return 1;
 	}
 	if (ctx->verbose)
@@ -163,26 +161,27 @@ static int clear_one(const char *path, const struct stat *st, void *data)
 {
 	struct set_ctx *ctx = data;
 	struct execfolio_stored stored;
+	char err[EXECFOLIO_ERR_MAX];
 	int ret;
 
 	if (ctx->dry_run) {
 		/* Without the privilege every file looks bare: say "would". */
 		if (execfolio_may_access_trusted() &&
-		    !execfolio_xattr_get(path, &stored) && !stored.present)
+		    !execfolio_xattr_get(path, &stored, NULL, 0) &&
+		    !stored.present)
 			printf("%s: would leave alone (has no policy xattr)\n",
 			       path);
 		else
 			printf("%s: would clear\n", path);
 		return 0;
 	}
-	ret = execfolio_xattr_remove(path);
+	ret = execfolio_xattr_remove(path, err, sizeof(err));
 	/* An immutable file refuses even a removal of nothing. */
-	if (ret == -EPERM && !execfolio_xattr_get(path, &stored) &&
+	if (ret == -EPERM && !execfolio_xattr_get(path, &stored, NULL, 0) &&
 	    !stored.present)
 		ret = 0;
 	if (ret < 0) {
-		err_msg("%s: %s: %s", ctx->cmd, path,
-			execfolio_xattr_change_strerror(path, ret));
+		err_msg("%s: %s", ctx->cmd, err);
 		return 1;
 	}
 	if (ctx->verbose)

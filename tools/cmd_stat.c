@@ -149,7 +149,7 @@ int cmd_stat(int argc, char **argv)
 	int c, ret, status = EXIT_OK;
 	size_t nr = 0, i, measured = 0;
 	pid_t *pids = NULL;
-	char err[512];
+	char err[EXECFOLIO_ERR_MAX];
 
 	optind = 1;
 	opterr = 0;

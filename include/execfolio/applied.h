@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <execfolio/error.h>
 #include <execfolio/kernel.h>
 #include <execfolio/mount.h>
 #include <execfolio/policy.h>

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <execfolio/error.h>
+
 /* Sizes at which segment alignment matters (DESIGN.md section 7.2). */
 #define EXECFOLIO_CONTPTE_SIZE (64u << 10)
 #define EXECFOLIO_PMD_SIZE (2u << 20)
@@ -59,23 +61,23 @@ struct execfolio_elf {
  * Analyse the ELF image in @buf[0..@len). A buffer that is not ELF at all
  * (no ELF magic) is not an error: it yields type EXECFOLIO_ELF_NONE and no
  * recommendation. A buffer that claims to be ELF but is malformed or
- * truncated returns -EINVAL (or -ENOMEM) and sets *@why to a static string
- * naming the field that is wrong. Never reads outside the buffer; @elf needs
- * execfolio_elf_free() after success, and nothing after a failure.
+ * truncated returns -EINVAL (or -ENOMEM) with the field that is wrong in
+ * @err. Never reads outside the buffer; @elf needs execfolio_elf_free()
+ * after success, and nothing after a failure.
  */
 int execfolio_elf_parse(const void *buf, size_t len, struct execfolio_elf *elf,
-			const char **why);
+			char *err, size_t errlen);
 
 /*
  * Analyse the file at @path, reading only its headers. Returns 0, or a
- * negative errno with *@why set to a static string saying why: -EINVAL for
- * a malformed ELF file or an empty file, -EISDIR for a directory, -ENODEV
+ * negative errno with "PATH: what is wrong" in @err: -EINVAL for a
+ * malformed ELF file or an empty file, -EISDIR for a directory, -ENODEV
  * for any other file that is not a regular file, -EIO when the file shrank
- * while it was read, or the errno of open/fstat/pread (*@why is then its
+ * while it was read, or the errno of open/fstat/pread (@err then has its
  * strerror()).
  */
 int execfolio_elf_analyse_file(const char *path, struct execfolio_elf *elf,
-			       const char **why);
+			       char *err, size_t errlen);
 
 void execfolio_elf_free(struct execfolio_elf *elf);
 

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <execfolio/error.h>
+
 #define EXECFOLIO_JSON_DEPTH 16
 
 struct execfolio_json {

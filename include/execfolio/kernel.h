@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <execfolio/error.h>
 #include <execfolio/policy.h>
 
 struct execfolio_kernel_state {

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <execfolio/error.h>
+
 /* Folio orders counted; 2M on 4K pages is order 9, 512M on 64K pages 13. */
 #define EXECFOLIO_MAX_ORDER 20
 

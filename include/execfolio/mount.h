@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <execfolio/error.h>
+
 struct execfolio_mount {
 	int mount_id;
 	char fstype[64];

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <execfolio/error.h>
+
 /* Full xattr name as seen through the VFS. */
 #define EXECFOLIO_XATTR "trusted.exec_folio_size"
 /* Name inside the trusted (XFS: root) attribute namespace. */

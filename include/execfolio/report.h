@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <execfolio/error.h>
 #include <execfolio/simulate.h>
 
 /* Policy sizes 16K .. 2M, one column each. */
@@ -72,7 +73,7 @@ struct execfolio_report_options {
  * execfolio_report_free() either way.
  */
 int execfolio_report_load(struct execfolio_report *r, FILE *in,
-			  const char *name, char *err, size_t err_len);
+			  const char *name, char *err, size_t errlen);
 
 /*
  * Simulate every file in every column, add up the totals and suggest a
@@ -83,7 +84,7 @@ int execfolio_report_load(struct execfolio_report *r, FILE *in,
  */
 int execfolio_report_run(struct execfolio_report *r,
 			 const struct execfolio_report_options *opts, char *err,
-			 size_t err_len);
+			 size_t errlen);
 
 /* The name of column @k: "stock", "opt-one", "16k" .. "2m", "as-set". */
 const char *execfolio_report_column(unsigned int k);

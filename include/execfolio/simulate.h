@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <execfolio/error.h>
+
 /* Folio orders 0..MAX_PAGECACHE_ORDER (11; the PMD order, 9, at 4K). */
 #define EXECFOLIO_SIM_ORDERS 12
 /* The kernel's MMAP_LOTSAMISS: read-around stops after this many misses. */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <execfolio/error.h>
 #include <execfolio/policy.h>
 
 #define EXECFOLIO_TRACE_MAGIC "execfoliofs-trace"
@@ -80,7 +81,7 @@ struct execfolio_trace_record {
  */
 int execfolio_trace_parse(char *line, size_t len,
 			  struct execfolio_trace_record *rec, char *err,
-			  size_t err_len);
+			  size_t errlen);
 
 struct execfolio_trace_reader {
 	FILE *in;
@@ -97,7 +98,7 @@ struct execfolio_trace_reader {
  * "NAME: what is wrong" in @err (-EINVAL: not a trace of this version).
  */
 int execfolio_trace_read_header(struct execfolio_trace_reader *r, FILE *in,
-				const char *name, char *err, size_t err_len);
+				const char *name, char *err, size_t errlen);
 
 /*
  * The next record: returns 1 with @rec filled in (a path stays valid
@@ -107,7 +108,7 @@ int execfolio_trace_read_header(struct execfolio_trace_reader *r, FILE *in,
  */
 int execfolio_trace_read_record(struct execfolio_trace_reader *r,
 				struct execfolio_trace_record *rec, char *err,
-				size_t err_len);
+				size_t errlen);
 
 /*
  * The header of a trace of @page_size pages. Returns 0, -EINVAL for a

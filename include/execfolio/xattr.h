@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <execfolio/error.h>
 #include <execfolio/policy.h>
 
 /* Room for any stored value we are willing to look at. */
@@ -28,33 +29,27 @@ bool execfolio_may_access_trusted(void);
 
 /*
  * Read the policy xattr of @path (following symlinks). Returns 0 with
- * stored->present set or cleared, or -errno (-ENOTSUP: the filesystem has no
- * xattr support, -E2BIG: the value is longer than we keep, ...).
+ * stored->present set or cleared, or -errno with "PATH: what it means and
+ * what to do" in @err (-ENOTSUP: the filesystem has no xattr support,
+ * -E2BIG: the value is longer than we keep, stored->present set, ...).
  */
-int execfolio_xattr_get(const char *path, struct execfolio_stored *stored);
+int execfolio_xattr_get(const char *path, struct execfolio_stored *stored,
+			char *err, size_t errlen);
 
-/* Write the canonical form of @size (0 writes "none"). Returns 0 or -errno. */
-int execfolio_xattr_set(const char *path, uint32_t size);
+/*
+ * Write the canonical form of @size (0 writes "none"). Returns 0, or -errno
+ * with "PATH: what it means and what to do" in @err (-EINVAL: @size is no
+ * policy size, or the kernel refused the value; -EPERM: @err tells apart an
+ * immutable or append-only file, which refuses every xattr change even to
+ * root, a missing CAP_SYS_ADMIN, and a refusal by a security module).
+ */
+int execfolio_xattr_set(const char *path, uint32_t size, char *err,
+			size_t errlen);
 
 /*
  * Remove the policy xattr. Returns 1 when one was removed, 0 when there was
- * none (not an error), or -errno.
+ * none (not an error), or -errno with @err as for execfolio_xattr_set().
  */
-int execfolio_xattr_remove(const char *path);
-
-/*
- * A message for an errno from the functions above, saying what it means for
- * the policy xattr and what to do ("needs CAP_SYS_ADMIN: run as root", ...).
- */
-const char *execfolio_xattr_strerror(int err);
-
-/*
- * Like execfolio_xattr_strerror() for an errno from changing the xattr of
- * @path, telling the causes of EPERM apart: an immutable or append-only
- * file (chattr +i/+a) refuses every xattr change, even root's; only when
- * the file is neither does EPERM mean a missing CAP_SYS_ADMIN, or, with
- * the capability, a refusal by a security module.
- */
-const char *execfolio_xattr_change_strerror(const char *path, int err);
+int execfolio_xattr_remove(const char *path, char *err, size_t errlen);
 
 #endif /* EXECFOLIO_XATTR_H */

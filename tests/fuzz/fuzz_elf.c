@@ -65,7 +65,7 @@ static bool same_result(int ret, const struct execfolio_elf *a,
 	if (ret != file_ret)
 		return false;
 	if (ret)
-		return why_a == why_b;
+		return !strcmp(why_a, why_b);
 	if (a->type != b->type || a->elf_class != b->elf_class ||
 	    a->big_endian != b->big_endian || a->machine != b->machine ||
 	    a->nsegments != b->nsegments || a->npast_eof != b->npast_eof ||
@@ -81,7 +81,7 @@ static bool same_result(int ret, const struct execfolio_elf *a,
 
 /* Parse @data as execfolio_elf_analyse_file() would read it from a file. */
 static int parse_as_file(const uint8_t *data, size_t size,
-			 struct execfolio_elf *elf, const char **why)
+			 struct execfolio_elf *elf, char *why, size_t why_len)
 {
 	static int fd = -1;
 	struct elf_source src = {
@@ -99,7 +99,7 @@ static int parse_as_file(const uint8_t *data, size_t size,
 	    (size && pwrite(fd, data, size, 0) != (ssize_t)size))
 		abort();
 	src.fd = fd;
-	return elf_parse_source(&src, elf, why);
+	return elf_parse_source(&src, elf, why, why_len);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -107,17 +107,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct execfolio_elf elf, file_elf;
-	const char *why = NULL, *file_why = NULL;
+	char why[256] = "", file_why[256] = "";
 	int ret, file_ret;
 
-	ret = execfolio_elf_parse(data, size, &elf, &why);
+	ret = execfolio_elf_parse(data, size, &elf, why, sizeof(why));
 	if (ret == 0)
 		check_result(&elf);
-	else if ((ret != -EINVAL && ret != -ENOMEM) || !why || !*why ||
-		 elf.segments)
+	else if ((ret != -EINVAL && ret != -ENOMEM) || !*why || elf.segments)
 		abort();
 
-	file_ret = parse_as_file(data, size, &file_elf, &file_why);
+	file_ret = parse_as_file(data, size, &file_elf, file_why,
+				 sizeof(file_why));
 	if (!same_result(ret, &elf, why, file_ret, &file_elf, file_why))
 		abort();
 	if (ret == 0)

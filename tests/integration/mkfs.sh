@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-plan 33
+plan 34
 
 # build_and_compare NAME SRC IMG [OPTIONS...]: build, repair -n, mount,
 # compare with the source and the --dry-run policy list.
@@ -200,6 +200,14 @@ want=$([ "$auto_libc" = none ] && echo "" || echo "lib/libc.so.6 $auto_libc ")
 check_eq "--auto: libc.so.6 gets what execfolio scan recommends ($auto_libc)" "$got" "$want"
 got=$("$MKFS" --dry-run --auto "$P" x | grep -c '^bin/script')
 check_eq "--auto: a shell script is no ELF file" "$got" 0
+# A file that claims to be ELF but is cut short: the report line names the
+# source file read and what is wrong with it, and the file gets no policy.
+mkdir "$W/cut"
+head -c 100 /bin/true > "$W/cut/prog"
+chmod 755 "$W/cut/prog"
+got=$("$MKFS" --dry-run --auto "$W/cut" x 2>&1)
+check_eq "--auto: a truncated ELF file is reported and left alone" "$got" \
+	"mkfs.execfolio: prog: --auto: not analysed ($W/cut/prog: truncated program header table (e_phoff + e_phnum * e_phentsize lies beyond the end of the file)); no policy from --auto"
 got=$("$MKFS" --dry-run --exec-folio-size 16k --rule 'bin/*=2m' --rule 'bin/true=none' --rule 'data/*=4096' "$P" x | sort | tr '\n' ' ')
 check_eq "--rule: after the options, last match wins, none stored, canonical" \
 	"$got" "bin/script 2m bin/true none bin/true-noexec 2m data/file 4k "

@@ -43,24 +43,24 @@ static const struct test_phdr data_seg = { PT_LOAD,  PF_R | PF_W, 0x500000,
 
 /* Parse a copy of exactly @len bytes, so that reading past it is a bug. */
 static int parse_exact(const uint8_t *img, size_t len,
-		       struct execfolio_elf *elf, const char **why)
+		       struct execfolio_elf *elf, char *err, size_t errlen)
 {
 	uint8_t *copy = malloc(len ? len : 1);
 	int ret;
 
 	assert_non_null(copy);
 	memcpy(copy, img, len);
-	ret = execfolio_elf_parse(copy, len, elf, why);
+	ret = execfolio_elf_parse(copy, len, elf, err, errlen);
 	free(copy);
 	return ret;
 }
 
 static int parse_spec(const struct test_elf *spec, struct execfolio_elf *elf,
-		      const char **why)
+		      char *err, size_t errlen)
 {
 	size_t len;
 	uint8_t *img = test_elf_build(spec, &len);
-	int ret = parse_exact(img, len, elf, why);
+	int ret = parse_exact(img, len, elf, err, errlen);
 
 	free(img);
 	return ret;
@@ -69,25 +69,25 @@ static int parse_spec(const struct test_elf *spec, struct execfolio_elf *elf,
 /* Parse a well-formed spec that must succeed. */
 static void parse_ok(const struct test_elf *spec, struct execfolio_elf *elf)
 {
-	const char *why = NULL;
-	int ret = parse_spec(spec, elf, &why);
+	char err[EXECFOLIO_ERR_MAX] = "";
+	int ret = parse_spec(spec, elf, err, sizeof(err));
 
 	if (ret)
 		fail_msg("ELF%u %s: %d %s", spec->elf_class,
-			 spec->big_endian ? "BE" : "LE", ret, why);
+			 spec->big_endian ? "BE" : "LE", ret, err);
 }
 
 /* Parse a spec that must be refused with a reason containing @needle. */
 static void parse_fails(const struct test_elf *spec, const char *needle)
 {
 	struct execfolio_elf elf;
-	const char *why = NULL;
-	int ret = parse_spec(spec, &elf, &why);
+	char err[EXECFOLIO_ERR_MAX] = "";
+	int ret = parse_spec(spec, &elf, err, sizeof(err));
 
 	assert_int_equal(ret, -EINVAL);
-	assert_non_null(why);
-	if (!strstr(why, needle))
-		fail_msg("reason \"%s\" does not mention \"%s\"", why, needle);
+	assert_true(err[0]);
+	if (!strstr(err, needle))
+		fail_msg("reason \"%s\" does not mention \"%s\"", err, needle);
 	assert_null(elf.segments);
 }
 
@@ -352,10 +352,11 @@ static void test_not_elf(void **state)
 
 	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
 		struct execfolio_elf elf;
-		const char *why = NULL;
+		char err[EXECFOLIO_ERR_MAX] = "";
 
 		assert_int_equal(parse_exact((const uint8_t *)inputs[i],
-					     strlen(inputs[i]), &elf, &why),
+					     strlen(inputs[i]), &elf, err,
+					     sizeof(err)),
 				 0);
 		assert_int_equal(elf.type, EXECFOLIO_ELF_NONE);
 		assert_int_equal(elf.nsegments, 0);
@@ -388,17 +389,20 @@ static void test_truncated_everywhere(void **state)
 			size_t len, ehsize = spec.elf_class == 64 ? 64 : 52;
 			uint8_t *img = test_elf_build(&spec, &len);
 			struct execfolio_elf elf;
-			const char *why;
+			char err[EXECFOLIO_ERR_MAX] = "";
 
-			assert_int_equal(parse_exact(img, len, &elf, &why), 0);
+			assert_int_equal(parse_exact(img, len, &elf, err,
+						     sizeof(err)),
+					 0);
 			assert_int_equal(elf.nsegments, 1);
 			execfolio_elf_free(&elf);
 			for (cut = 0; cut < len; cut++) {
 				const char *want;
 				int ret;
 
-				why = NULL;
-				ret = parse_exact(img, cut, &elf, &why);
+				err[0] = '\0';
+				ret = parse_exact(img, cut, &elf, err,
+						  sizeof(err));
 				checked++;
 				if (cut < SELFMAG) {
 					assert_int_equal(ret, 0);
@@ -415,11 +419,11 @@ static void test_truncated_everywhere(void **state)
 				else
 					want = "truncated program header table";
 				assert_int_equal(ret, -EINVAL);
-				assert_non_null(why);
-				if (!strstr(why, want))
+				assert_true(err[0]);
+				if (!strstr(err, want))
 					fail_msg(
 						"cut at %zu: \"%s\", expected \"%s\"",
-						cut, why, want);
+						cut, err, want);
 				assert_null(elf.segments);
 			}
 			free(img);
@@ -508,21 +512,24 @@ static void test_bad_identification(void **state)
 {
 	struct test_elf spec = { .elf_class = 64, .e_type = ET_EXEC };
 	struct execfolio_elf elf;
-	const char *why;
+	char err[EXECFOLIO_ERR_MAX] = "";
 	size_t len;
 	uint8_t *img = test_elf_build(&spec, &len);
 
 	img[EI_CLASS] = ELFCLASSNONE;
-	assert_int_equal(parse_exact(img, len, &elf, &why), -EINVAL);
-	assert_non_null(strstr(why, "EI_CLASS"));
+	assert_int_equal(parse_exact(img, len, &elf, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "EI_CLASS"));
 	img[EI_CLASS] = 3;
-	assert_int_equal(parse_exact(img, len, &elf, &why), -EINVAL);
+	assert_int_equal(parse_exact(img, len, &elf, err, sizeof(err)),
+			 -EINVAL);
 	img[EI_CLASS] = ELFCLASS64;
 	img[EI_DATA] = 3;
-	assert_int_equal(parse_exact(img, len, &elf, &why), -EINVAL);
-	assert_non_null(strstr(why, "EI_DATA"));
+	assert_int_equal(parse_exact(img, len, &elf, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "EI_DATA"));
 	img[EI_DATA] = ELFDATA2LSB;
-	assert_int_equal(parse_exact(img, len, &elf, &why), 0);
+	assert_int_equal(parse_exact(img, len, &elf, err, sizeof(err)), 0);
 	free(img);
 }
 
@@ -587,40 +594,85 @@ static void test_truncated_text_gets_no_size(void **state)
 	execfolio_elf_free(&elf);
 }
 
+/* "PATH: REASON", what the conventions of <execfolio/error.h> ask. */
+static void assert_file_error(const char *err, const char *path,
+			      const char *reason)
+{
+	char want[EXECFOLIO_ERR_MAX];
+
+	snprintf(want, sizeof(want), "%s: %s", path, reason);
+	assert_string_equal(err, want);
+}
+
 static void test_file_errors(void **state)
 {
 	struct execfolio_elf elf;
-	const char *why;
+	char err[EXECFOLIO_ERR_MAX] = "";
 	char *path = test_write_temp("", 0);
 	char dir[] = "/tmp/execfolio-unit.XXXXXX", fifo[64];
 
-	assert_int_equal(execfolio_elf_analyse_file(path, &elf, &why), -EINVAL);
-	assert_string_equal(why, "empty file");
+	assert_int_equal(execfolio_elf_analyse_file(path, &elf, err,
+						    sizeof(err)),
+			 -EINVAL);
+	assert_file_error(err, path, "empty file");
 	unlink(path);
-	assert_int_equal(execfolio_elf_analyse_file(path, &elf, &why), -ENOENT);
-	assert_non_null(why);
+	assert_int_equal(execfolio_elf_analyse_file(path, &elf, err,
+						    sizeof(err)),
+			 -ENOENT);
+	assert_file_error(err, path, strerror(ENOENT));
 	free(path);
 
-	assert_int_equal(execfolio_elf_analyse_file("/tmp", &elf, &why),
+	assert_int_equal(execfolio_elf_analyse_file("/tmp", &elf, err,
+						    sizeof(err)),
 			 -EISDIR);
-	assert_string_equal(why, "is a directory");
-	assert_int_equal(execfolio_elf_analyse_file("/dev/null", &elf, &why),
+	assert_file_error(err, "/tmp", "is a directory");
+	assert_int_equal(execfolio_elf_analyse_file("/dev/null", &elf, err,
+						    sizeof(err)),
 			 -ENODEV);
-	assert_string_equal(why, "not a regular file");
+	assert_file_error(err, "/dev/null", "not a regular file");
 
 	/* Must not block waiting for a writer. */
 	assert_non_null(mkdtemp(dir));
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	assert_int_equal(execfolio_elf_analyse_file(fifo, &elf, &why), -ENODEV);
+	assert_int_equal(execfolio_elf_analyse_file(fifo, &elf, err,
+						    sizeof(err)),
+			 -ENODEV);
 	unlink(fifo);
 	rmdir(dir);
 
 	path = test_write_temp("#!/bin/sh\n", 10);
-	assert_int_equal(execfolio_elf_analyse_file(path, &elf, &why), 0);
+	assert_int_equal(
+		execfolio_elf_analyse_file(path, &elf, err, sizeof(err)), 0);
 	assert_int_equal(elf.type, EXECFOLIO_ELF_NONE);
 	unlink(path);
 	free(path);
+}
+
+/*
+ * A caller that wants only the errno passes no buffer; a short buffer gets
+ * the start of the message, NUL-terminated.
+ */
+static void test_error_buffer(void **state)
+{
+	struct test_elf spec = { .elf_class = 64, .e_type = ET_EXEC };
+	struct execfolio_elf elf;
+	char err[8];
+	size_t len;
+	uint8_t *img = test_elf_build(&spec, &len);
+
+	img[EI_CLASS] = ELFCLASSNONE;
+	assert_int_equal(execfolio_elf_parse(img, len, &elf, NULL, 0), -EINVAL);
+	assert_int_equal(execfolio_elf_analyse_file("/tmp", &elf, NULL, 0),
+			 -EISDIR);
+	assert_int_equal(execfolio_elf_parse(img, len, &elf, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "unknown");
+	assert_int_equal(execfolio_elf_analyse_file("/tmp", &elf, err,
+						    sizeof(err)),
+			 -EISDIR);
+	assert_string_equal(err, "/tmp: i");
+	free(img);
 }
 
 /* Bytes this process has read through read()/pread() so far. */
@@ -658,7 +710,7 @@ static void test_large_file_reads_headers_only(void **state)
 		.phoff = phoff,
 	};
 	struct execfolio_elf elf;
-	const char *why;
+	char err[EXECFOLIO_ERR_MAX] = "";
 	uint64_t before, after;
 	size_t len;
 	uint8_t *img = test_elf_build(&spec, &len);
@@ -673,7 +725,8 @@ static void test_large_file_reads_headers_only(void **state)
 	close(fd);
 
 	before = bytes_read_so_far();
-	assert_int_equal(execfolio_elf_analyse_file(path, &elf, &why), 0);
+	assert_int_equal(
+		execfolio_elf_analyse_file(path, &elf, err, sizeof(err)), 0);
 	after = bytes_read_so_far();
 	assert_int_equal(elf.nsegments, 1);
 	assert_true(elf.big_endian);
@@ -687,8 +740,10 @@ static void test_large_file_reads_headers_only(void **state)
 
 	/* The same file cut before its program header table. */
 	assert_int_equal(truncate(path, (off_t)phoff + 10), 0);
-	assert_int_equal(execfolio_elf_analyse_file(path, &elf, &why), -EINVAL);
-	assert_non_null(strstr(why, "truncated program header table"));
+	assert_int_equal(execfolio_elf_analyse_file(path, &elf, err,
+						    sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "truncated program header table"));
 	unlink(path);
 	free(path);
 	free(img);
@@ -746,7 +801,7 @@ static void check_against_readelf(const char *path, uint16_t machine)
 {
 	struct readelf_load loads[16];
 	struct execfolio_elf elf;
-	const char *why = NULL;
+	char err[EXECFOLIO_ERR_MAX] = "";
 	bool has_interp = false;
 	int n, i, ret;
 
@@ -756,9 +811,9 @@ static void check_against_readelf(const char *path, uint16_t machine)
 	}
 	n = readelf_exec_loads(path, loads, 16, &has_interp);
 	assert_true(n > 0);
-	ret = execfolio_elf_analyse_file(path, &elf, &why);
+	ret = execfolio_elf_analyse_file(path, &elf, err, sizeof(err));
 	if (ret)
-		fail_msg("%s: %s", path, why);
+		fail_msg("%s", err);
 	assert_int_equal(elf.machine, machine);
 	assert_int_equal(elf.type,
 			 has_interp ? EXECFOLIO_ELF_EXEC : EXECFOLIO_ELF_DYN);
@@ -816,6 +871,7 @@ int main(void)
 		cmocka_unit_test(test_segments_past_eof),
 		cmocka_unit_test(test_truncated_text_gets_no_size),
 		cmocka_unit_test(test_file_errors),
+		cmocka_unit_test(test_error_buffer),
 		cmocka_unit_test(test_large_file_reads_headers_only),
 		cmocka_unit_test(test_real_executable),
 		cmocka_unit_test(test_real_library),

@@ -500,6 +500,33 @@ static void test_parse_line(void **state)
 					       8),
 			 -EINVAL);
 	assert_string_equal(err, "read: L");
+	/* A caller that wants only the errno passes no buffer. */
+	assert_int_equal(execfolio_trace_parse(line, strlen(line), &rec, NULL,
+					       0),
+			 -EINVAL);
+}
+
+/* The reader, too, refuses without a buffer for its message. */
+static void test_reader_without_message(void **state)
+{
+	static const char text[] = "execfoliofs-trace 1\npage_size 4096\n"
+				   "seg 1 0 0 4096\n";
+	struct execfolio_trace_reader *r = malloc(sizeof(*r));
+	struct execfolio_trace_record rec;
+	FILE *in = fmemopen((void *)text, sizeof(text) - 1, "r");
+
+	assert_non_null(r);
+	assert_non_null(in);
+	assert_int_equal(execfolio_trace_read_header(r, in, "t", NULL, 0), 0);
+	assert_int_equal(execfolio_trace_read_record(r, &rec, NULL, 0),
+			 -EINVAL);
+	fclose(in);
+	in = fmemopen((void *)"x\n", 2, "r");
+	assert_non_null(in);
+	assert_int_equal(execfolio_trace_read_header(r, in, "t", NULL, 0),
+			 -EINVAL);
+	fclose(in);
+	free(r);
 }
 
 int main(void)
@@ -512,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_reader_refuses),
 		cmocka_unit_test(test_overlong_line),
 		cmocka_unit_test(test_parse_line),
+		cmocka_unit_test(test_reader_without_message),
 	};
 
 	return cmocka_run_group_tests_name("trace", tests, NULL, NULL);

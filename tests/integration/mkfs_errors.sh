@@ -3,7 +3,8 @@
 #
 # mkfs.execfolio fails clearly and leaves no image that looks good: bad
 # options, an existing IMAGE, missing xfsprogs, unreadable source files, a
-# too small --size, names and symlinks xfsprogs 6.1 cannot carry.
+# too small --size, names and symlinks xfsprogs 6.1 cannot carry, files
+# larger than an allocation group.
 . "$TOP/tests/lib.sh"
 
 MKFS=$BIN/mkfs.execfolio
@@ -15,7 +16,7 @@ command -v setpriv > /dev/null || skip_all "setpriv not installed"
 W=$(mktemp -d /tmp/mkfs-errors.XXXXXX)
 chmod 755 "$W"
 trap 'rm -rf "$W"' EXIT
-plan 56
+plan 60
 
 S=$W/src
 mkdir -p "$S"
@@ -85,11 +86,12 @@ for sig in INT TERM; do
 done
 rm -rf "$I" "$W/out/img"
 
-# A tree larger than the image: about 400 MB of data in a 300m image.
+# A tree larger than the image: about 400 MB of data in a 300m image, in
+# files an allocation group (75 MB) takes.
 B=$W/big
 mkdir -p "$B"
-for i in 1 2 3 4; do
-	head -c 100000000 /dev/zero > "$B/f$i"
+for i in 1 2 3 4 5 6 7 8; do
+	head -c 50000000 /dev/zero > "$B/f$i"
 done
 err=$("$MKFS" --size 300m "$B" "$W/out/img" 2>&1)
 check_eq "tree larger than --size: exit status 1" $? 1
@@ -167,6 +169,21 @@ no_image "symlink target too long"
 check "symlink target of 337 bytes with 1024-byte inodes: built" \
 	"$MKFS" "$L" "$W/out/img" -- -i size=1024
 rm -f "$W/out/img"
+
+# A file larger than an allocation group: mkfs.xfs 6.1 would write it over
+# the next group's headers. An explicit --size that leaves no room refuses
+# it; the default size makes room (mkfs.sh checks the image).
+G=$W/large
+mkdir -p "$G"
+truncate -s 200m "$G/big file"
+err=$("$MKFS" --size 300m "$G" "$W/out/img" 2>&1)
+check_eq "a 200m file in --size 300m: exit status 1" $? 1
+case $err in
+*"big file: file of 209715200 bytes is larger than an allocation group of the image can take"*) ok "a 200m file in --size 300m: named" ;;
+*) not_ok "a 200m file in --size 300m: named"; diag "$err" ;;
+esac
+no_image "file larger than an allocation group"
+check_fails "dry run: a 200m file in --size 300m" 1 "$MKFS" -n --size 300m "$G" "$W/out/img"
 
 # Device numbers beyond what XFS keeps (the kernel reads 9 bits of major
 # back): refused, naming each file and the limit; nothing truncated.

@@ -58,12 +58,20 @@ static int check_node(const struct node *n, const struct geometry *g)
 		/* mkfs.xfs keeps targets that fit in the inode there. */
 		if (strlen(n->target) <= inode_literal_bytes(g))
 			return 0;
+		if (strlen(n->target) > XFS_SYMLINK_MAX) {
+			err_file(n,
+				 "symlink target of %zu bytes cannot be "
+				 "stored: XFS keeps targets of up to %u bytes",
+				 strlen(n->target), XFS_SYMLINK_MAX);
+			return -1;
+		}
 		err_file(n,
 			 "symlink target of %zu bytes is too long to be kept "
 			 "in the inode (at most %u bytes with %u-byte inodes), "
 			 "and mkfs.xfs writes longer ones without their "
 			 "metadata header (xfs_repair would clear it); shorten "
-			 "the target",
+			 "the target, or give no inode size in "
+			 "MKFS_XFS_OPTIONS (one that holds it is then chosen)",
 			 strlen(n->target), inode_literal_bytes(g),
 			 g->inodesize);
 		return -1;

@@ -400,6 +400,7 @@ static int build(const struct options *o)
 {
 	/* The options with what fit.c adds to MKFS_XFS_OPTIONS. */
 	struct options eff = *o;
+	unsigned int inodesize = 0;
 	struct xfsprogs x;
 	struct geometry geo;
 	struct tree t;
@@ -418,6 +419,9 @@ static int build(const struct options *o)
 		goto out;
 	size = o->image_size ? o->image_size : image_default_size(&t, 512);
 	if (make_workdir() || image_geometry(&x, &eff, workdir, size, &geo))
+		goto out;
+	if (fit_inode_size(&t, &eff, &geo, &inodesize) &&
+	    image_geometry(&x, &eff, workdir, size, &geo))
 		goto out;
 	/* The allocation groups grow with the size: until it holds. */
 	for (tries = 0; !o->image_size && tries < FIT_TRIES; tries++) {
@@ -493,6 +497,11 @@ out:
 	}
 	free(proto);
 	tree_free(&t);
+	if (inodesize) {
+		free(eff.mkfs_args[eff.nmkfs_args - 1]);
+		free(eff.mkfs_args[eff.nmkfs_args - 2]);
+		free(eff.mkfs_args);
+	}
 	return ret;
 }
 

@@ -27,6 +27,9 @@
 #include "dbparse.h"
 #include "frontend.h"
 
+/* Below XFS_SYMLINK_MAXLEN: Linux refuses longer targets on XFS. */
+#define XFS_SYMLINK_MAX 1023
+
 /* XFS attribute namespaces, as xfs_db's attr_set flags name them. */
 enum attr_ns {
 	ATTR_NS_USER, /* user.* */
@@ -189,10 +192,15 @@ int image_geometry(const struct xfsprogs *x, const struct options *o,
 		   const char *workdir, uint64_t size, struct geometry *g);
 
 /*
- * fit.c: the geometry the tree needs. fit_default_size() is the default
- * image size with room in every allocation group for the largest file;
- * fit_ag_room() the largest file an allocation group of @g takes.
+ * fit.c: the geometry the tree needs. fit_inode_size() adds -i size=N to
+ * @o's MKFS_XFS_OPTIONS (a copy) when the longest symlink target needs a
+ * larger inode and the options set none: 1 and the size if it did.
+ * fit_default_size() is the default image size with room in every
+ * allocation group for the largest file; fit_ag_room() the largest file
+ * an allocation group of @g takes.
  */
+int fit_inode_size(const struct tree *t, struct options *o,
+		   const struct geometry *g, unsigned int *inodesize);
 uint64_t fit_default_size(const struct tree *t, const struct geometry *g);
 uint64_t fit_ag_room(const struct geometry *g);
 

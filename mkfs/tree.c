@@ -229,6 +229,12 @@ static int read_node(struct walk *w, size_t idx)
 			err_msg("cannot read %s: %s", path, strerror(errno));
 			goto out;
 		}
+		/* mkfs.xfs -p of xfsprogs 6.1 writes every block of a file. */
+		if (n->st.st_size &&
+		    lseek(fd, 0, SEEK_HOLE) < (off_t)n->st.st_size)
+			report(n, "sparse file: its holes are stored as "
+				  "allocated blocks of zeros (mkfs.xfs -p "
+				  "writes every block)");
 		close(fd);
 		t->data_bytes += ((uint64_t)n->st.st_size + 4095) & ~4095ull;
 	} else if (n->type == NODE_SOCK) {

@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-plan 36
+plan 37
 
 # build_and_compare NAME SRC IMG [OPTIONS...]: build, repair -n, mount,
 # compare with the source and the --dry-run policy list.
@@ -181,11 +181,14 @@ check "xattrs: an empty value (xfs_db cannot store one) is reported" grep -q '^e
 
 # ---- a file larger than an allocation group of a 300m image (75 MB):
 # mkfs.xfs 6.1 would write it over the next group's headers; the default
-# size makes room.
+# size makes room. A sparse file: its holes are allocated, and reported.
 G=$W/large
 mkdir -p "$G"
 head -c 150000000 /dev/urandom > "$G/big"
+truncate -s 20m "$G/sparse"
+echo data | dd of="$G/sparse" bs=1 seek=10000000 conv=notrunc 2> /dev/null
 build_and_compare "a 150 MB file" "$G" "$W/large.img"
+check "report lists the sparse file" grep -q '^sparse: sparse file: its holes are stored as allocated blocks' "$W/large.img.report"
 rm -rf "$G" "$W/large.img"
 
 # ---- policy selection, file by file

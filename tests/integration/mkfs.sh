@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-plan 37
+plan 38
 
 # build_and_compare NAME SRC IMG [OPTIONS...]: build, repair -n, mount,
 # compare with the source and the --dry-run policy list.
@@ -73,6 +73,8 @@ if command -v setpriv > /dev/null; then
 		diag "$(cat "$W/r3.err")"
 	fi
 	check "unprivileged image: owned by the user" test "$(stat -c %u "$W/r3.img")" = 65534
+	check "unprivileged build: warns that trusted.* xattrs cannot be read" \
+		grep -q "r3: warning: without CAP_SYS_ADMIN its trusted.\* xattrs cannot be read" "$W/r3.err"
 	check "unprivileged image: xfs_repair -n passes" xfs_repair -n "$W/r3.img"
 	"$MKFS" --dry-run --auto "$W/r3" x > "$W/r3.img.policies" 2> /dev/null
 	if mount -o loop,ro "$W/r3.img" "$MNT"; then
@@ -83,6 +85,7 @@ if command -v setpriv > /dev/null; then
 		not_ok "unprivileged image: mounted tree matches (mount failed)"
 	fi
 else
+	skip "setpriv not installed"
 	skip "setpriv not installed"
 	skip "setpriv not installed"
 	skip "setpriv not installed"

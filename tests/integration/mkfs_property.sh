@@ -6,7 +6,10 @@
 # unprivileged user (every fourth by root, which sees the source's trusted.*
 # xattrs), checked with xfs_repair -n, mounted read-only and
 # compared with the source field by field. A difference the report does
-# not announce fails. Then, per seed, a tree with a device number XFS
+# not announce fails. A build that refuses only names of the known limit
+# (mkfs.execfolio(8), ERRORS: one to four blanks or control characters
+# with all hashes next to theirs taken, in a large directory), each by
+# name, passes once those files are left out and the rest builds. Then, per seed, a tree with a device number XFS
 # cannot keep must be refused, naming the file.
 #
 # MKFS_PROP_SEED sets the first seed (default: from the clock), and
@@ -71,10 +74,18 @@ while [ $run -lt "$RUNS" ]; do
 	else
 		as="an unprivileged user" uid=$NOBODY builder=as_nobody
 	fi
-	# shellcheck disable=SC2086 # the options are words
-	if $builder "$MKFS" --report "$R/report" $opts "$R/src" "$R/img" \
-		-- $xfsopts 2> "$R/err"; then
+	build() {
+		# shellcheck disable=SC2086 # the options are words
+		$builder "$MKFS" --report "$R/report" $opts "$R/src" "$R/img" \
+			-- $xfsopts 2> "$R/err"
+	}
+	if build; then
 		ok "seed $s: $as builds the image"
+	elif limit=$(python3 "$PROP" limit "$R/snap" "$R/src" "$R/err") &&
+		build; then
+		# The known limit (mkfs.execfolio(8), ERRORS): refused by name,
+		# then the tree without those files built and compared.
+		ok "seed $s: $as builds the image, once $limit names of the documented limit, each refused by name, are left out"
 	else
 		not_ok "seed $s: $as builds the image"
 		diag "$(head -c 4000 "$R/err")"

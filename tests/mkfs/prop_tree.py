@@ -14,6 +14,13 @@
       is allowed only where REPORT (--report) or a warning in STDERR (the
       build's) announces it. Prints each problem; exit 1 if any.
 
+  prop_tree.py limit SNAPSHOT DIR STDERR
+      If the build refused only names of mkfs.execfolio's known limit
+      (one to four blanks or control characters in a directory too large
+      for the inode, whose neighbouring hashes are all taken), each by
+      name: removes them from DIR and SNAPSHOT, prints their number.
+      Otherwise exit 1.
+
   prop_tree.py baddev SEED DIR
       A tree with one device number XFS cannot keep; prints its path.
 
@@ -451,6 +458,41 @@ def compare(snap_path, src, mnt, report_path, policies_path, err_path):
     return 1 if problems else 0
 
 
+def limit(snap_path, top, err_path):
+    with open(snap_path, "rb") as f:
+        snap = pickle.load(f)
+    by_escaped = {escape(rel): rel for rel in snap}
+    refused = []
+    with open(err_path, encoding="latin-1") as f:
+        for line in f.read().splitlines():
+            if "warning: without CAP_SYS_ADMIN" in line or \
+                    line.endswith("cannot be stored; no image made") or \
+                    "the report is in" in line:
+                continue
+            head, sep, why = line.partition(": name cannot be expressed: ")
+            rel = by_escaped.get(head[len("mkfs.execfolio: "):])
+            name = os.path.basename(rel) if rel else b""
+            if not sep or not 1 <= len(name) <= 4 or \
+                    any(c > 0x20 and c != 0x7f for c in name):
+                return 1
+            refused.append(rel)
+    if not refused:
+        return 1
+    top = os.fsencode(top)
+    for rel in refused:
+        os.unlink(os.path.join(top, rel))
+        del snap[rel]
+    # The refused build read directories and symlinks, and the removals
+    # changed directories: the times as they were.
+    for rel, s in snap.items():
+        os.utime(os.path.join(top, rel) if rel else top,
+                 ns=(s["atime"], s["mtime"]), follow_symlinks=False)
+    with open(snap_path, "wb") as f:
+        pickle.dump(snap, f)
+    print(len(refused))
+    return 0
+
+
 def baddev(seed, top):
     rng = random.Random(seed)
     os.makedirs(top)
@@ -474,6 +516,8 @@ def main():
         return 0
     if cmd == "compare":
         return compare(*sys.argv[2:8])
+    if cmd == "limit":
+        return limit(*sys.argv[2:5])
     if cmd == "baddev":
         baddev(int(sys.argv[2]), sys.argv[3])
         return 0

@@ -270,8 +270,8 @@ def gen(seed, top, snap_path):
     # Directory sizes: short form, then XFS's block, leaf and node forms
     # (with 4K directory blocks: up to about 90, 450 and more entries).
     big = [rng.randint(30, 80), rng.randint(150, 450)]
-    if rng.random() < 0.5:
-        big.append(rng.randint(700, 2000))
+    if rng.random() < 0.4:
+        big.append(rng.randint(700, 1500))
     pending = [(g.top, 0)]
     bigdirs = []
     while pending:
@@ -309,11 +309,12 @@ def gen(seed, top, snap_path):
         g.owner(d)
         g.times(d)
     snapshot(g.top, snap_path)
-    # Policy options and mkfs.xfs options for this seed.
+    # Policy options and mkfs.xfs options for this seed (an inode size
+    # given must hold the longest symlink target: 2048 bytes).
     print(rng.choice(["", "--exec-folio-size 64k", "--auto",
                       "--rule *=16k --rule *.so*=none"]))
     print(rng.choice(["", "", "-m bigtime=0", "-n size=8192",
-                      "-i size=1024", "-n size=16384"]))
+                      "-i size=2048", "-n size=16384"]))
 
 
 def all_xattrs(p):
@@ -481,7 +482,10 @@ def limit(snap_path, top, err_path):
     top = os.fsencode(top)
     for rel in refused:
         os.unlink(os.path.join(top, rel))
-        del snap[rel]
+        gone = snap.pop(rel)
+        for s in snap.values():
+            if s["ino"] == gone["ino"]:
+                s["nlink"] -= 1
     # The refused build read directories and symlinks, and the removals
     # changed directories: the times as they were.
     for rel, s in snap.items():

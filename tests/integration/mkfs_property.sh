@@ -3,17 +3,18 @@
 #
 # The property test of mkfs.execfolio: random source trees
 # (tests/mkfs/prop_tree.py says what they hold), each built by an
-# unprivileged user (every fourth by root, which sees the source's trusted.*
+# unprivileged user (every third by root, which sees the source's trusted.*
 # xattrs), checked with xfs_repair -n, mounted read-only and
 # compared with the source field by field. A difference the report does
 # not announce fails. A build that refuses only names of the known limit
-# (mkfs.execfolio(8), ERRORS: one to four blanks or control characters
-# with all hashes next to theirs taken, in a large directory), each by
-# name, passes once those files are left out and the rest builds. Then, per seed, a tree with a device number XFS
+# (mkfs.execfolio(8), ERRORS: names of one to four bytes the protofile
+# cannot carry, with all hashes next to theirs taken, in a large
+# directory), each by name, passes once those files are left out and the
+# rest builds. Then, per seed, a tree with a device number XFS
 # cannot keep must be refused, naming the file.
 #
 # MKFS_PROP_SEED sets the first seed (default: from the clock), and
-# MKFS_PROP_RUNS the number of seeds (default 4); each seed is printed,
+# MKFS_PROP_RUNS the number of seeds (default 3); each seed is printed,
 # and MKFS_PROP_SEED=N MKFS_PROP_RUNS=1 repeats one run.
 . "$TOP/tests/lib.sh"
 
@@ -27,7 +28,7 @@ command -v setpriv > /dev/null || skip_all "setpriv not installed"
 [ -x "$MKFS" ] || skip_all "$MKFS not built"
 
 SEED=${MKFS_PROP_SEED:-$(date +%s)}
-RUNS=${MKFS_PROP_RUNS:-4}
+RUNS=${MKFS_PROP_RUNS:-3}
 NOBODY=65534
 
 W=$(mktemp -d /tmp/mkfs-prop.XXXXXX)
@@ -68,8 +69,8 @@ while [ $run -lt "$RUNS" ]; do
 	xfsopts=$(sed -n 2p "$R/opts")
 	# Nothing reads the tree before the build: its atimes are compared.
 	diag "seed $s: options '$opts', mkfs.xfs options '$xfsopts'"
-	# Every fourth seed as root, which sees the trusted.* xattrs.
-	if [ $((run % 4)) = 0 ]; then
+	# Every third seed as root, which sees the trusted.* xattrs.
+	if [ $((run % 3)) = 0 ]; then
 		as=root uid=0 builder=
 	else
 		as="an unprivileged user" uid=$NOBODY builder=as_nobody

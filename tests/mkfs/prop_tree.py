@@ -16,9 +16,10 @@
 
   prop_tree.py limit SNAPSHOT DIR STDERR
       If the build refused only names of mkfs.execfolio's known limit
-      (one to four blanks or control characters in a directory too large
-      for the inode, whose neighbouring hashes are all taken), each by
-      name: removes them from DIR and SNAPSHOT, prints their number.
+      (names of one to four bytes the protofile cannot carry: with a
+      blank or a backslash, a leading ":", or "$"; in a directory too
+      large for the inode, whose neighbouring hashes are all taken), each
+      by name: removes them from DIR and SNAPSHOT, prints their number.
       Otherwise exit 1.
 
   prop_tree.py baddev SEED DIR
@@ -416,11 +417,14 @@ def compare(snap_path, src, mnt, report_path, policies_path, err_path):
             want = 1 if copies else s["nlink"]
             if m.st_nlink != want:
                 problem(rel, "%d links, image %d" % (want, m.st_nlink))
-            # Not more blocks than the source, beyond rounding to 4K;
-            # a sparse file's holes only where the report says so.
+            # Not more blocks than the source, beyond rounding to 4K and
+            # an attribute leaf block; a sparse file's holes only where
+            # the report says so.
             limit = (s["blocks"] + 7) // 8 * 8
             if reported(rel, "sparse"):
                 limit = max(limit, (s["size"] + 4095) // 4096 * 8)
+            if s["xattrs"]:
+                limit += 8
             if m.st_blocks > limit:
                 problem(rel, "%d blocks of 512 bytes, image %d" %
                         (s["blocks"], m.st_blocks))
@@ -473,8 +477,9 @@ def limit(snap_path, top, err_path):
             head, sep, why = line.partition(": name cannot be expressed: ")
             rel = by_escaped.get(head[len("mkfs.execfolio: "):])
             name = os.path.basename(rel) if rel else b""
-            if not sep or not 1 <= len(name) <= 4 or \
-                    any(c > 0x20 and c != 0x7f for c in name):
+            if not sep or not 1 <= len(name) <= 4 or not (
+                    any(c in b" \t\n\v\f\r\\" for c in name) or
+                    name.startswith(b":") or name == b"$"):
                 return 1
             refused.append(rel)
     if not refused:

@@ -2,8 +2,9 @@
 /*
  * What a build refuses, found on the tree before mkfs.xfs runs, so that a
  * dry run (-n) refuses the same trees: device numbers XFS cannot keep,
- * symlink targets xfsprogs 6.1 writes wrongly and names with no placeholder
- * in a directory too large for the inode. Every such file is named before
+ * symlink targets xfsprogs 6.1 writes wrongly, files larger than an
+ * allocation group (fit.c) and names with no placeholder in a directory
+ * too large for the inode. Every such file is named before
  * the build stops.
  */
 #include <string.h>
@@ -41,16 +42,36 @@ static int check_node(const struct node *n, const struct geometry *g)
 			 major(n->st.st_rdev), minor(n->st.st_rdev),
 			 XFS_DEV_MAJOR_MAX, XFS_DEV_MINOR_MAX);
 		return -1;
+	case NODE_REG:
+		/* fit.c explains; the default size leaves room. */
+		if ((uint64_t)n->st.st_size <= fit_ag_room(g))
+			return 0;
+		err_file(n,
+			 "file of %llu bytes is larger than an allocation "
+			 "group of the image can take (%llu bytes): mkfs.xfs "
+			 "would write it over the next group's metadata; give "
+			 "a larger --size, or larger groups (-- -d agcount=N)",
+			 (unsigned long long)n->st.st_size,
+			 (unsigned long long)fit_ag_room(g));
+		return -1;
 	case NODE_SYMLINK:
 		/* mkfs.xfs keeps targets that fit in the inode there. */
 		if (strlen(n->target) <= inode_literal_bytes(g))
 			return 0;
+		if (strlen(n->target) > XFS_SYMLINK_MAX) {
+			err_file(n,
+				 "symlink target of %zu bytes cannot be "
+				 "stored: XFS keeps targets of up to %u bytes",
+				 strlen(n->target), XFS_SYMLINK_MAX);
+			return -1;
+		}
 		err_file(n,
 			 "symlink target of %zu bytes is too long to be kept "
 			 "in the inode (at most %u bytes with %u-byte inodes), "
 			 "and mkfs.xfs writes longer ones without their "
 			 "metadata header (xfs_repair would clear it); shorten "
-			 "the target",
+			 "the target, or give no inode size in "
+			 "MKFS_XFS_OPTIONS (one that holds it is then chosen)",
 			 strlen(n->target), inode_literal_bytes(g),
 			 g->inodesize);
 		return -1;

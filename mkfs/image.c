@@ -112,7 +112,7 @@ int xfsprogs_find(struct xfsprogs *x)
 	return 0;
 }
 
-uint64_t image_default_size(const struct tree *t)
+uint64_t image_default_size(const struct tree *t, unsigned int inodesize)
 {
 	uint64_t meta = 0, size;
 	size_t i;
@@ -121,7 +121,7 @@ uint64_t image_default_size(const struct tree *t)
 		const struct node *n = &t->nodes[i];
 
 		/* The inode, its directory entry, and room for xattrs. */
-		meta += 1024;
+		meta += 512 + inodesize;
 		if (n->type == NODE_DIR)
 			meta += 4096 + n->nchildren * 64;
 		if (n->type == NODE_SYMLINK)

@@ -31,6 +31,8 @@ static char workdir[4096];
 
 /* mkfs.xfs runs with the estimated size, then twice and four times that. */
 #define MKFS_TRIES 3
+/* Geometries asked of mkfs.xfs -N while fitting the default size. */
+#define FIT_TRIES 4
 
 static void usage(FILE *out)
 {
@@ -396,6 +398,9 @@ static void summary(const struct options *o, const struct tree *t,
 
 static int build(const struct options *o)
 {
+	/* The options with what fit.c adds to MKFS_XFS_OPTIONS. */
+	struct options eff = *o;
+	unsigned int inodesize = 0;
 	struct xfsprogs x;
 	struct geometry geo;
 	struct tree t;
@@ -412,9 +417,23 @@ static int build(const struct options *o)
 	/* What a build refuses, a dry run refuses too: the same checks. */
 	if (names_assign(&t))
 		goto out;
-	size = o->image_size ? o->image_size : image_default_size(&t);
-	if (make_workdir() || image_geometry(&x, o, workdir, size, &geo) ||
-	    tree_check(&t, &geo))
+	size = o->image_size ? o->image_size : image_default_size(&t, 512);
+	if (make_workdir() || image_geometry(&x, &eff, workdir, size, &geo))
+		goto out;
+	if (fit_inode_size(&t, &eff, &geo, &inodesize) &&
+	    image_geometry(&x, &eff, workdir, size, &geo))
+		goto out;
+	/* The allocation groups grow with the size: until it holds. */
+	for (tries = 0; !o->image_size && tries < FIT_TRIES; tries++) {
+		uint64_t want = fit_default_size(&t, &geo);
+
+		if (want == size)
+			break;
+		size = want;
+		if (image_geometry(&x, &eff, workdir, size, &geo))
+			goto out;
+	}
+	if (tree_check(&t, &geo))
 		goto out;
 	if (o->dry_run) {
 		if (o->strict && report_count()) {
@@ -433,7 +452,7 @@ static int build(const struct options *o)
 	if (proto_write(&t, proto, workdir))
 		goto out;
 	for (tries = 0;; tries++) {
-		int err = image_mkfs(&x, o, tmp_image, proto, workdir, size);
+		int err = image_mkfs(&x, &eff, tmp_image, proto, workdir, size);
 
 		if (!err)
 			break;
@@ -478,6 +497,11 @@ out:
 	}
 	free(proto);
 	tree_free(&t);
+	if (inodesize) {
+		free(eff.mkfs_args[eff.nmkfs_args - 1]);
+		free(eff.mkfs_args[eff.nmkfs_args - 2]);
+		free(eff.mkfs_args);
+	}
 	return ret;
 }
 

@@ -5,7 +5,8 @@
  * mkfs.xfs -p and xfs_db -x (DESIGN.md section 9).
  *
  * The steps, one file each: tree.c reads the source, select.c chooses the
- * policies, names.c makes names the protofile can carry, proto.c writes
+ * policies, names.c makes names the protofile can carry, fit.c fits
+ * mkfs.xfs's geometry to the tree, proto.c writes
  * the protofile, image.c runs mkfs.xfs, check.c refuses what a build
  * cannot make; fixup.c makes what the protofile cannot say with xfs_db
  * batches (fixup.h: timestamps, modes and device numbers in
@@ -25,6 +26,9 @@
 
 #include "dbparse.h"
 #include "frontend.h"
+
+/* Below XFS_SYMLINK_MAXLEN: Linux refuses longer targets on XFS. */
+#define XFS_SYMLINK_MAX 1023
 
 /* XFS attribute namespaces, as xfs_db's attr_set flags name them. */
 enum attr_ns {
@@ -166,7 +170,8 @@ struct xfsprogs {
 	int minor;
 };
 int xfsprogs_find(struct xfsprogs *x);
-uint64_t image_default_size(const struct tree *t);
+/* An estimate from the data and entries, with @inodesize-byte inodes. */
+uint64_t image_default_size(const struct tree *t, unsigned int inodesize);
 int parse_image_size(const char *arg, uint64_t *size); /* says why not */
 /* -ENOSPC, quietly, when the default size was too small: try larger. */
 int image_mkfs(const struct xfsprogs *x, const struct options *o,
@@ -185,6 +190,19 @@ struct geometry {
 };
 int image_geometry(const struct xfsprogs *x, const struct options *o,
 		   const char *workdir, uint64_t size, struct geometry *g);
+
+/*
+ * fit.c: the geometry the tree needs. fit_inode_size() adds -i size=N to
+ * @o's MKFS_XFS_OPTIONS (a copy) when the longest symlink target needs a
+ * larger inode and the options set none: 1 and the size if it did.
+ * fit_default_size() is the default image size with room in every
+ * allocation group for the largest file; fit_ag_room() the largest file
+ * an allocation group of @g takes.
+ */
+int fit_inode_size(const struct tree *t, struct options *o,
+		   const struct geometry *g, unsigned int *inodesize);
+uint64_t fit_default_size(const struct tree *t, const struct geometry *g);
+uint64_t fit_ag_room(const struct geometry *g);
 
 /* check.c: what a build refuses, found before it starts (and by -n). */
 /* Bytes of an inode's literal area, for data kept in the inode. */

@@ -11,6 +11,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -229,6 +231,12 @@ static int read_node(struct walk *w, size_t idx)
 			err_msg("cannot read %s: %s", path, strerror(errno));
 			goto out;
 		}
+		/* mkfs.xfs -p of xfsprogs 6.1 writes every block of a file. */
+		if (n->st.st_size &&
+		    lseek(fd, 0, SEEK_HOLE) < (off_t)n->st.st_size)
+			report(n, "sparse file: its holes are stored as "
+				  "allocated blocks of zeros (mkfs.xfs -p "
+				  "writes every block)");
 		close(fd);
 		t->data_bytes += ((uint64_t)n->st.st_size + 4095) & ~4095ull;
 	} else if (n->type == NODE_SOCK) {
@@ -310,6 +318,27 @@ out:
 	return ret;
 }
 
+/*
+ * Linux lists trusted.* xattrs only to CAP_SYS_ADMIN: without it, those
+ * of the source cannot even be seen, let alone copied.
+ */
+static void warn_trusted_unseen(const char *source)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = { 0 };
+
+	if (!syscall(SYS_capget, &hdr, data) &&
+	    (data[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &
+	     CAP_TO_MASK(CAP_SYS_ADMIN)))
+		return;
+	err_msg("%s: warning: without CAP_SYS_ADMIN its trusted.* xattrs "
+		"cannot be read, and none are copied (the ones the policy "
+		"options choose are written); run as root to keep them",
+		source);
+}
+
 int tree_read(struct tree *t, const char *source)
 {
 	struct walk w = { .t = t };
@@ -324,6 +353,7 @@ int tree_read(struct tree *t, const char *source)
 		return -1;
 	}
 	t->source = abs;
+	warn_trusted_unseen(source);
 	add_node(t, 0, "", NULL);
 	if (read_node(&w, 0)) {
 		free(w.seen);

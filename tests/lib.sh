@@ -30,7 +30,8 @@ skip() {
 	echo "ok $TAP_N # SKIP $*"
 }
 
-diag() { echo "$*" | sed -e 's/^/# /'; }
+# printf, not echo: dash's echo would expand the backslashes of escapes.
+diag() { printf '%s\n' "$*" | sed -e 's/^/# /'; }
 
 # check DESCRIPTION COMMAND...: ok when the command succeeds.
 check() {

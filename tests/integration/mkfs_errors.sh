@@ -3,7 +3,8 @@
 #
 # mkfs.execfolio fails clearly and leaves no image that looks good: bad
 # options, an existing IMAGE, missing xfsprogs, unreadable source files, a
-# too small --size, names and symlinks xfsprogs 6.1 cannot carry.
+# too small --size, names and symlinks xfsprogs 6.1 cannot carry, files
+# larger than an allocation group.
 . "$TOP/tests/lib.sh"
 
 MKFS=$BIN/mkfs.execfolio
@@ -15,7 +16,7 @@ command -v setpriv > /dev/null || skip_all "setpriv not installed"
 W=$(mktemp -d /tmp/mkfs-errors.XXXXXX)
 chmod 755 "$W"
 trap 'rm -rf "$W"' EXIT
-plan 56
+plan 67
 
 S=$W/src
 mkdir -p "$S"
@@ -85,11 +86,12 @@ for sig in INT TERM; do
 done
 rm -rf "$I" "$W/out/img"
 
-# A tree larger than the image: about 400 MB of data in a 300m image.
+# A tree larger than the image: about 400 MB of data in a 300m image, in
+# files an allocation group (75 MB) takes.
 B=$W/big
 mkdir -p "$B"
-for i in 1 2 3 4; do
-	head -c 100000000 /dev/zero > "$B/f$i"
+for i in 1 2 3 4 5 6 7 8; do
+	head -c 50000000 /dev/zero > "$B/f$i"
 done
 err=$("$MKFS" --size 300m "$B" "$W/out/img" 2>&1)
 check_eq "tree larger than --size: exit status 1" $? 1
@@ -155,18 +157,52 @@ esac
 no_image "unexpressible name"
 
 # A symlink target longer than the inode: mkfs.xfs 6.1 writes it wrongly.
-# 336 bytes fit in a 512-byte inode, 337 do not.
+# 336 bytes fit in a 512-byte inode, 337 do not: a larger inode is chosen,
+# unless MKFS_XFS_OPTIONS give the inode size. XFS keeps 1023 bytes at most.
 L=$W/long
 mkdir -p "$L"
 ln -s "/$(head -c 335 /dev/zero | tr '\0' x)" "$L/fits"
 check "symlink target of 336 bytes: built" "$MKFS" "$L" "$W/out/img"
+check_eq "symlink target of 336 bytes: 512-byte inodes" \
+	"$(xfs_db -c 'sb 0' -c 'print inodesize' "$W/out/img")" "inodesize = 512"
 rm -f "$W/out/img"
 ln -s "/$(head -c 336 /dev/zero | tr '\0' x)" "$L/long"
-check_fails "symlink target of 337 bytes: refused" 1 "$MKFS" "$L" "$W/out/img"
+check_fails "symlink target of 337 bytes with -i size=512: refused" 1 \
+	"$MKFS" "$L" "$W/out/img" -- -i size=512
 no_image "symlink target too long"
-check "symlink target of 337 bytes with 1024-byte inodes: built" \
-	"$MKFS" "$L" "$W/out/img" -- -i size=1024
+check "symlink target of 337 bytes: built" "$MKFS" "$L" "$W/out/img"
+check_eq "symlink target of 337 bytes: 1024-byte inodes chosen" \
+	"$(xfs_db -c 'sb 0' -c 'print inodesize' "$W/out/img")" "inodesize = 1024"
 rm -f "$W/out/img"
+ln -s "/$(head -c 1022 /dev/zero | tr '\0' x)" "$L/longest"
+check "symlink target of 1023 bytes: built" "$MKFS" --check "$L" "$W/out/img"
+check_eq "symlink target of 1023 bytes: 2048-byte inodes chosen" \
+	"$(xfs_db -c 'sb 0' -c 'print inodesize' "$W/out/img")" "inodesize = 2048"
+rm -f "$W/out/img"
+ln -s "/$(head -c 1023 /dev/zero | tr '\0' x)" "$L/too-long"
+err=$("$MKFS" "$L" "$W/out/img" 2>&1)
+check_eq "symlink target of 1024 bytes: exit status 1" $? 1
+case $err in
+*"too-long: symlink target of 1024 bytes cannot be stored: XFS keeps targets of up to 1023 bytes"*) ok "symlink target of 1024 bytes: named, with the limit" ;;
+*) not_ok "symlink target of 1024 bytes: named, with the limit"; diag "$err" ;;
+esac
+no_image "symlink target of 1024 bytes"
+rm "$L/too-long" "$L/longest"
+
+# A file larger than an allocation group: mkfs.xfs 6.1 would write it over
+# the next group's headers. An explicit --size that leaves no room refuses
+# it; the default size makes room (mkfs.sh checks the image).
+G=$W/large
+mkdir -p "$G"
+truncate -s 200m "$G/big file"
+err=$("$MKFS" --size 300m "$G" "$W/out/img" 2>&1)
+check_eq "a 200m file in --size 300m: exit status 1" $? 1
+case $err in
+*"big file: file of 209715200 bytes is larger than an allocation group of the image can take"*) ok "a 200m file in --size 300m: named" ;;
+*) not_ok "a 200m file in --size 300m: named"; diag "$err" ;;
+esac
+no_image "file larger than an allocation group"
+check_fails "dry run: a 200m file in --size 300m" 1 "$MKFS" -n --size 300m "$G" "$W/out/img"
 
 # Device numbers beyond what XFS keeps (the kernel reads 9 bits of major
 # back): refused, naming each file and the limit; nothing truncated.
@@ -190,9 +226,10 @@ no_image "minor too large"
 # The dry run refuses every tree above that the build refuses, and passes
 # the ones it builds.
 check_fails "dry run: device number too large" 1 "$MKFS" -n "$V" "$W/out/img"
-check_fails "dry run: symlink target too long" 1 "$MKFS" -n "$L" "$W/out/img"
-check "dry run: the same target with 1024-byte inodes passes" \
-	"$MKFS" -n "$L" "$W/out/img" -- -i size=1024
+check_fails "dry run: symlink target too long for -i size=512" 1 \
+	"$MKFS" -n "$L" "$W/out/img" -- -i size=512
+check "dry run: the same target with the inode size left to it passes" \
+	"$MKFS" -n "$L" "$W/out/img"
 check_fails "dry run: unreadable source file (as nobody)" 1 \
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$MKFS" -n "$U" "$W/out/img"
 check_fails "dry run: a bad mkfs.xfs option" 1 "$MKFS" -n "$S" "$W/out/img" -- -b size=999

@@ -63,9 +63,9 @@ echo precious > "$W/out/img"
 for sig in INT TERM; do
 	TMPDIR=$I/tmp "$MKFS" --force "$I/src" "$W/out/img" 2> /dev/null &
 	pid=$!
-	# Wait for mkfs.xfs to run (at most 30 s).
+	# Wait for mkfs.xfs to run (at most 3 minutes: a loaded machine).
 	i=0
-	while [ $i -lt 300 ] && ! pgrep -P $pid -x mkfs.xfs > /dev/null; do
+	while [ $i -lt 1800 ] && ! pgrep -P $pid -x mkfs.xfs > /dev/null; do
 		sleep 0.1
 		i=$((i + 1))
 	done

@@ -42,6 +42,7 @@ static void column_params(const struct execfolio_report *r,
 	uint32_t size = 0;
 
 	execfolio_sim_defaults(p, EXECFOLIO_SIM_STOCK, 0);
+	p->kernel = EXECFOLIO_SIM_KERNEL_6_12;
 	p->page_size = r->page_size;
 	p->ra_pages =
 		(unsigned int)((uint64_t)opts->ra_kb * 1024 / r->page_size);

@@ -503,8 +503,7 @@ int execfolio_sim_kernel_parse(const char *name,
 	return -EINVAL;
 }
 
-/* NATIVE resolved: the architecture this library was built for. */
-static enum execfolio_sim_arch arch_resolve(enum execfolio_sim_arch arch)
+enum execfolio_sim_arch execfolio_sim_arch_resolve(enum execfolio_sim_arch arch)
 {
 	if (arch != EXECFOLIO_SIM_ARCH_NATIVE)
 		return arch;
@@ -517,7 +516,7 @@ static enum execfolio_sim_arch arch_resolve(enum execfolio_sim_arch arch)
 
 const char *execfolio_sim_arch_name(enum execfolio_sim_arch arch)
 {
-	switch (arch_resolve(arch)) {
+	switch (execfolio_sim_arch_resolve(arch)) {
 	case EXECFOLIO_SIM_ARCH_ARM64:
 		return "arm64";
 	case EXECFOLIO_SIM_ARCH_X86_64:
@@ -543,7 +542,7 @@ unsigned int execfolio_sim_arch_exec_order(enum execfolio_sim_arch arch,
 					   uint32_t page_size)
 {
 	/* arm64: ilog2(SZ_64K >> PAGE_SHIFT), there only for pages <= 64K */
-	if (arch_resolve(arch) != EXECFOLIO_SIM_ARCH_ARM64 ||
+	if (execfolio_sim_arch_resolve(arch) != EXECFOLIO_SIM_ARCH_ARM64 ||
 	    page_size > (64u << 10))
 		return 0;
 	return ilog2_u64((64u << 10) / page_size);

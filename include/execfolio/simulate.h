@@ -193,6 +193,10 @@ int execfolio_sim_kernel_parse(const char *name,
 const char *execfolio_sim_arch_name(enum execfolio_sim_arch arch);
 int execfolio_sim_arch_parse(const char *name, enum execfolio_sim_arch *arch);
 
+/* @arch, or for NATIVE the architecture libexecfolio was built for. */
+enum execfolio_sim_arch
+execfolio_sim_arch_resolve(enum execfolio_sim_arch arch);
+
 /*
  * exec_folio_order() of Linux 7.3 on @arch at @page_size: the order of the
  * folios an exec fault reads in a file without a policy.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The report's columns: each file of the trace replayed under stock 6.12
- * readahead, option one, this policy at each size from 16K to 2M and the
- * policy the file had, then the size to suggest for it.
+ * The report's columns: each file of the trace replayed through the model
+ * of Linux 7.3 or 6.12 under stock readahead, option one, this policy at
+ * each size from 16K to 2M and the policy the file had, then the size to
+ * suggest for it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,6 +43,8 @@ static void column_params(const struct execfolio_report *r,
 	uint32_t size = 0;
 
 	execfolio_sim_defaults(p, EXECFOLIO_SIM_STOCK, 0);
+	p->kernel = r->kernel;
+	p->arch = r->arch;
 	p->page_size = r->page_size;
 	p->ra_pages =
 		(unsigned int)((uint64_t)opts->ra_kb * 1024 / r->page_size);
@@ -63,11 +66,16 @@ static void column_params(const struct execfolio_report *r,
 		return;
 	p->mode = EXECFOLIO_SIM_POLICY;
 	/*
-	 * The block size is assumed to be the page size (XFS default); the
-	 * simulator models 6.12, where the order is the backport's minimum.
+	 * The block size is assumed to be the page size (XFS default). On
+	 * 7.3 the order does not depend on the file's size; the 6.12
+	 * backport's is the large-block-size minimum, at most the file.
 	 */
-	p->order = execfolio_order_lbs(size, r->page_size, r->page_size,
-				       f->size, max);
+	if (r->kernel == EXECFOLIO_SIM_KERNEL_6_12)
+		p->order = execfolio_order_lbs(size, r->page_size, r->page_size,
+					       f->size, max);
+	else
+		p->order =
+			execfolio_order(size, r->page_size, r->page_size, max);
 }
 
 static uint64_t tlb_total(const struct execfolio_sim_result *s)
@@ -112,6 +120,16 @@ int execfolio_report_run(struct execfolio_report *r,
 			EXECFOLIO_REPORT_KB_MAX);
 		return -EINVAL;
 	}
+	if ((unsigned int)opts->kernel > EXECFOLIO_SIM_KERNEL_6_12 ||
+	    (unsigned int)opts->arch > EXECFOLIO_SIM_ARCH_X86_64) {
+		snprintf(
+			err, errlen,
+			"no model of kernel %u on architecture %u: the models are of 7.3 and 6.12, on arm64 and x86_64",
+			(unsigned int)opts->kernel, (unsigned int)opts->arch);
+		return -EINVAL;
+	}
+	r->kernel = opts->kernel;
+	r->arch = execfolio_sim_arch_resolve(opts->arch);
 	r->nincluded = 0;
 	memset(r->total, 0, sizeof(r->total));
 	for (i = 0; i < r->nfiles; i++) {

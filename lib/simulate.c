@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Readahead/folio simulator: replays a trace of first page touches through
- * a model of the 6.12 fault, readahead and fault-around paths. Function
- * names follow the kernel functions they model so the two can be compared
- * line by line; see include/execfolio/simulate.h for what is left out.
+ * a model of the fault, readahead and fault-around paths of Linux 7.3
+ * (simulate_73.c) or 6.12 (simulate_612.c); here what they share, the
+ * replay and the accounting. See include/execfolio/simulate.h for what is
+ * left out.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,82 +13,9 @@
 #include <execfolio/policy.h>
 #include <execfolio/simulate.h>
 
-#define NO_FOLIO UINT64_MAX
-#define NOT_MAPPED -1
-#define MMAP_MISS_CAP (EXECFOLIO_SIM_LOTSAMISS * 10)
+#include "simulate_internal.h"
 
-/* struct file_ra_state: one per open file (trace stream). */
-struct ra_state {
-	uint64_t start;
-	uint64_t size;
-	uint64_t async_size;
-	unsigned int mmap_miss;
-	uint64_t prev_index; /* prev_pos >> PAGE_SHIFT; NO_FOLIO: none yet */
-};
-
-/* struct readahead_control: the window being built. */
-struct ractl {
-	uint64_t index;
-	uint64_t nr_pages;
-	struct ra_state *ra;
-};
-
-struct vma {
-	uint64_t first, last; /* file pages */
-	int64_t delta; /* virtual page = file page + delta */
-};
-
-struct sim {
-	const struct execfolio_sim_params *p;
-	struct execfolio_sim_result *r;
-	uint64_t size;
-	uint64_t npages; /* pages holding file data */
-	uint64_t nslots; /* room for folios reaching past EOF */
-	unsigned int min_order, max_order, pmd_order, cont_order;
-	unsigned int pref_order; /* mapping_pref_folio_order(), 0 for none */
-
-	uint64_t *head; /* first page of the folio caching each page */
-	uint8_t *order; /* at the head */
-	uint8_t *ra_mark; /* PG_readahead, at the head */
-	int32_t *text_map; /* exec segment a page is mapped through */
-	uint8_t *data_mapped; /* mapped through a non-exec mapping */
-	uint8_t *pmd_mapped;
-	uint8_t *flag; /* scratch: touched, then TLB accounting */
-
-	struct vma *vmas; /* exec segments, then the data mapping */
-	size_t nvmas;
-	struct ra_state *streams;
-	size_t nstreams;
-};
-
-static unsigned int ilog2_u64(uint64_t x)
-{
-	return 63 - __builtin_clzll(x);
-}
-
-static uint64_t round_down_u64(uint64_t x, uint64_t align)
-{
-	return x & ~(align - 1);
-}
-
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-static uint64_t max_u64(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
-}
-
-static bool present(const struct sim *s, uint64_t index)
-{
-	return index < s->nslots && s->head[index] != NO_FOLIO;
-}
-
-/* filemap_add_folio() of a freshly allocated folio: -EEXIST on overlap. */
-static int add_folio(struct sim *s, uint64_t index, unsigned int order,
-		     bool mark)
+int sim_add_folio(struct sim *s, uint64_t index, unsigned int order, bool mark)
 {
 	uint64_t nr = 1ull << order, i, end;
 
@@ -108,30 +36,30 @@ static int add_folio(struct sim *s, uint64_t index, unsigned int order,
 }
 
 /* The I/O itself needs no modelling: the window just moves on. */
-static void read_pages(struct ractl *ractl)
+void sim_read_pages(struct ractl *ractl)
 {
 	ractl->index += ractl->nr_pages;
 	ractl->nr_pages = 0;
 }
 
-static void page_cache_ra_unbounded(struct sim *s, struct ractl *ractl,
-				    uint64_t nr_to_read, uint64_t lookahead)
+void sim_page_cache_ra_unbounded(struct sim *s, struct ractl *ractl,
+				 uint64_t nr_to_read, uint64_t lookahead)
 {
 	uint64_t min_nr = 1ull << s->min_order;
 	uint64_t index = round_down_u64(ractl->index, min_nr);
-	uint64_t mark, i = 0;
+	uint64_t mark = NO_FOLIO, i = 0;
 
-	mark = round_down_u64(ractl->index + nr_to_read - lookahead + min_nr -
-				      1,
-			      min_nr) -
-	       index;
+	if (lookahead <= nr_to_read)
+		mark = round_up_u64(ractl->index + nr_to_read - lookahead,
+				    min_nr) -
+		       index;
 	nr_to_read += ractl->index - index;
 	ractl->index = index;
 
 	while (i < nr_to_read) {
-		if (present(s, index + i) ||
-		    add_folio(s, index + i, s->min_order, i == mark)) {
-			read_pages(ractl);
+		if (sim_present(s, index + i) ||
+		    sim_add_folio(s, index + i, s->min_order, i == mark)) {
+			sim_read_pages(ractl);
 			ractl->index += min_nr;
 			i = ractl->index + ractl->nr_pages - index;
 			continue;
@@ -139,11 +67,11 @@ static void page_cache_ra_unbounded(struct sim *s, struct ractl *ractl,
 		ractl->nr_pages += min_nr;
 		i += min_nr;
 	}
-	read_pages(ractl);
+	sim_read_pages(ractl);
 }
 
-static void do_page_cache_ra(struct sim *s, struct ractl *ractl,
-			     uint64_t nr_to_read, uint64_t lookahead)
+void sim_do_page_cache_ra(struct sim *s, struct ractl *ractl,
+			  uint64_t nr_to_read, uint64_t lookahead)
 {
 	uint64_t end_index;
 
@@ -152,64 +80,15 @@ static void do_page_cache_ra(struct sim *s, struct ractl *ractl,
 	end_index = (s->size - 1) / s->p->page_size;
 	if (ractl->index > end_index)
 		return;
-	if (nr_to_read > end_index - ractl->index)
+	if (nr_to_read > end_index - ractl->index) {
 		nr_to_read = end_index - ractl->index + 1;
-	page_cache_ra_unbounded(s, ractl, nr_to_read, lookahead);
-}
-
-static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
-				unsigned int new_order)
-{
-	struct ra_state *ra = ractl->ra;
-	uint64_t min_nr = 1ull << s->min_order;
-	uint64_t index = ractl->index;
-	uint64_t limit = (s->size - 1) / s->p->page_size;
-	uint64_t mark = index + ra->size - ra->async_size;
-	uint64_t min_ra_size = s->pref_order ? min_nr : max_u64(4, min_nr);
-	int err = 0;
-
-	if (ra->size < min_ra_size)
-		goto fallback;
-
-	limit = min_u64(limit, index + ra->size - 1);
-	if (new_order < s->max_order)
-		new_order += 2;
-	if (new_order > s->max_order)
-		new_order = s->max_order;
-	if (new_order > ilog2_u64(ra->size))
-		new_order = ilog2_u64(ra->size);
-	if (new_order < s->min_order)
-		new_order = s->min_order;
-	/* A window sized for the preferred order gets it (patch 1). */
-	new_order =
-		max_u64(new_order, min_u64(s->pref_order, ilog2_u64(ra->size)));
-
-	ractl->index = round_down_u64(index, min_nr);
-	index = ractl->index;
-	while (index <= limit) {
-		unsigned int order = new_order;
-
-		if (index & ((1ull << order) - 1))
-			order = __builtin_ctzll(index);
-		while (order > s->min_order &&
-		       index + (1ull << order) - 1 > limit)
-			order--;
-		/* ra_alloc_folio() */
-		err = add_folio(s, index, order,
-				index == round_down_u64(mark, 1ull << order));
-		if (err)
-			break;
-		ractl->nr_pages += 1ull << order;
-		index += 1ull << order;
+		if (s->p->kernel == EXECFOLIO_SIM_KERNEL_7_3)
+			lookahead = 0; /* the end: no readahead mark */
 	}
-	read_pages(ractl);
-	if (!err)
-		return;
-fallback:
-	do_page_cache_ra(s, ractl, ra->size, ra->async_size);
+	sim_page_cache_ra_unbounded(s, ractl, nr_to_read, lookahead);
 }
 
-static uint64_t get_next_ra_size(const struct ra_state *ra, uint64_t max)
+uint64_t sim_get_next_ra_size(const struct ra_state *ra, uint64_t max)
 {
 	if (ra->size < max / 16)
 		return 4 * ra->size;
@@ -218,48 +97,20 @@ static uint64_t get_next_ra_size(const struct ra_state *ra, uint64_t max)
 	return max;
 }
 
-static uint64_t page_cache_next_miss(const struct sim *s, uint64_t index,
-				     uint64_t max_scan)
+uint64_t sim_page_cache_next_miss(const struct sim *s, uint64_t index,
+				  uint64_t max_scan)
 {
 	uint64_t nr = max_scan;
 
 	while (nr--) {
-		if (!present(s, index))
+		if (!sim_present(s, index))
 			return index;
 		index++;
 	}
 	return index;
 }
 
-static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
-				uint64_t head, uint64_t req_count)
-{
-	struct ra_state *ra = ractl->ra;
-	uint64_t max_pages = s->p->ra_pages;
-	uint64_t index = ractl->index, expected, start;
-	unsigned int order = s->order[head];
-
-	s->ra_mark[head] = 0;
-	expected = round_down_u64(ra->start + ra->size - ra->async_size,
-				  1ull << order);
-	if (index == expected) {
-		ra->start += ra->size;
-		ra->size = max_u64(ra->size, get_next_ra_size(ra, max_pages));
-		ra->async_size = ra->size;
-	} else {
-		start = page_cache_next_miss(s, index + 1, max_pages);
-		if (!start || start - index > max_pages)
-			return;
-		ra->start = start;
-		ra->size = start - index + req_count;
-		ra->size = get_next_ra_size(ra, max_pages);
-		ra->async_size = ra->size;
-	}
-	ractl->index = ra->start;
-	page_cache_ra_order(s, ractl, order);
-}
-
-static uint64_t get_init_ra_size(uint64_t size, uint64_t max)
+uint64_t sim_get_init_ra_size(uint64_t size, uint64_t max)
 {
 	uint64_t newsize = 1;
 
@@ -272,12 +123,11 @@ static uint64_t get_init_ra_size(uint64_t size, uint64_t max)
 	return max;
 }
 
-/* The first page below @index that is not cached; NO_FOLIO below 0. */
-static uint64_t page_cache_prev_miss(const struct sim *s, uint64_t index,
-				     uint64_t max_scan)
+uint64_t sim_page_cache_prev_miss(const struct sim *s, uint64_t index,
+				  uint64_t max_scan)
 {
 	while (max_scan--) {
-		if (!present(s, index))
+		if (!sim_present(s, index))
 			break;
 		if (!index)
 			return NO_FOLIO;
@@ -286,142 +136,8 @@ static uint64_t page_cache_prev_miss(const struct sim *s, uint64_t index,
 	return index;
 }
 
-/* page_cache_ra_pref() of the series: whole preferred folios, no mark. */
-static void page_cache_ra_pref(struct sim *s, struct ractl *ractl,
-			       uint64_t index, uint64_t nr_pages)
-{
-	uint64_t nr = 1ull << s->pref_order;
-	uint64_t start = round_down_u64(index, nr);
-	struct ra_state window = {
-		.start = start,
-		.size = round_down_u64(index + nr_pages + nr - 1, nr) - start,
-	};
-	struct ractl pref = { .index = start, .ra = &window };
-
-	page_cache_ra_order(s, &pref, s->pref_order);
-	ractl->index = pref.index;
-}
-
-/* page_cache_sync_ra(): a read(2) or execve(2) missed the cache. */
-static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
-			       uint64_t index, uint64_t req_count)
-{
-	struct ractl ractl = { .index = index, .ra = ra };
-	uint64_t max_pages = s->p->ra_pages, miss, contig;
-
-	if (!max_pages) {
-		do_page_cache_ra(s, &ractl, req_count, 0);
-		return;
-	}
-	if (!index || req_count > max_pages ||
-	    (ra->prev_index != NO_FOLIO && index - ra->prev_index <= 1)) {
-		ra->start = index;
-		ra->size = get_init_ra_size(req_count, max_pages);
-		ra->async_size = ra->size > req_count ? ra->size - req_count :
-							ra->size >> 1;
-		goto readit;
-	}
-	miss = page_cache_prev_miss(s, index - 1, max_pages);
-	contig = index - miss - 1;
-	if (contig <= req_count) {
-		/* A small random read, the readahead state left alone. */
-		if (s->pref_order)
-			page_cache_ra_pref(s, &ractl, index, req_count);
-		else
-			do_page_cache_ra(s, &ractl, req_count, 0);
-		return;
-	}
-	if (miss == NO_FOLIO)
-		contig *= 2;
-	ra->start = index;
-	ra->size = min_u64(contig + req_count, max_pages);
-	ra->async_size = 1;
-readit:
-	if (s->pref_order) {
-		/* Whole preferred folios; the async mark stays inside. */
-		uint64_t nr = 1ull << s->pref_order;
-		uint64_t end =
-			round_down_u64(ra->start + ra->size + nr - 1, nr);
-
-		ra->start = round_down_u64(ra->start, nr);
-		ra->size = end - ra->start;
-		ra->async_size = min_u64(ra->async_size, ra->size - 1);
-	}
-	ractl.index = ra->start;
-	page_cache_ra_order(s, &ractl, 0);
-}
-
-/*
- * do_exec_folio_readahead() of the execfolio series (patch 2): the
- * naturally aligned folio of the preferred order around the fault,
- * bounded to the part of the file the VMA maps, read with a window of its
- * own (no async mark, the file's readahead state untouched).
- */
-static void do_exec_folio_readahead(struct sim *s, const struct vma *vma,
-				    uint64_t page)
-{
-	uint64_t nr = 1ull << s->pref_order;
-	uint64_t start = round_down_u64(page, nr);
-	uint64_t first = max_u64(start, vma->first);
-	uint64_t end = min_u64(start + nr, vma->last + 1);
-	struct ra_state window = { .start = first, .size = end - first };
-	struct ractl ractl = { .index = first, .ra = &window };
-
-	page_cache_ra_order(s, &ractl, s->pref_order);
-}
-
-static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
-				   uint64_t page, int vma_idx, bool exec)
-{
-	struct ractl ractl = { .index = page, .ra = ra };
-	unsigned int ra_pages = s->p->ra_pages;
-
-	if (exec && s->pref_order && ra_pages) {
-		do_exec_folio_readahead(s, &s->vmas[vma_idx], page);
-		return;
-	}
-	if (exec && s->p->mode == EXECFOLIO_SIM_EXEC_ORDER) {
-		/* The seed's hook: a fixed order for every exec fault. */
-		unsigned int order = s->p->order;
-
-		ra->size = 1ull << order;
-		ra->async_size = 0;
-		ractl.index = round_down_u64(page, 1ull << order);
-		page_cache_ra_order(s, &ractl, order);
-		return;
-	}
-	if (!ra_pages)
-		return;
-	if (ra->mmap_miss < MMAP_MISS_CAP)
-		ra->mmap_miss++;
-	if (ra->mmap_miss > EXECFOLIO_SIM_LOTSAMISS)
-		return;
-	ra->start = page > ra_pages / 2 ? page - ra_pages / 2 : 0;
-	ra->size = ra_pages;
-	ra->async_size = ra_pages / 4;
-	ractl.index = ra->start;
-	page_cache_ra_order(s, &ractl, 0);
-}
-
-static void do_async_mmap_readahead(struct sim *s, struct ra_state *ra,
-				    uint64_t page, bool exec)
-{
-	struct ractl ractl = { .index = page, .ra = ra };
-	uint64_t head = s->head[page];
-
-	if (!s->p->ra_pages)
-		return;
-	/* Text with a preferred folio order gets no async readahead. */
-	if (exec && s->pref_order)
-		return;
-	if (ra->mmap_miss)
-		ra->mmap_miss--;
-	if (s->ra_mark[head])
-		page_cache_async_ra(s, &ractl, head, s->p->ra_pages);
-}
-
-static bool folio_pmd_mappable(const struct sim *s, uint64_t head,
-			       const struct vma *vma)
+bool sim_folio_pmd_mappable(const struct sim *s, uint64_t head,
+			    const struct vma *vma)
 {
 	uint64_t nr = 1ull << s->pmd_order;
 
@@ -430,25 +146,25 @@ static bool folio_pmd_mappable(const struct sim *s, uint64_t head,
 	       !((uint64_t)((int64_t)head + vma->delta) & (nr - 1));
 }
 
-static bool mapped(const struct sim *s, uint64_t page, int vma)
+bool sim_mapped(const struct sim *s, uint64_t page, int vma)
 {
-	if ((size_t)vma + 1 == s->nvmas)
+	if (sim_is_data_vma(s, vma))
 		return s->data_mapped[page];
 	return s->text_map[page] != NOT_MAPPED;
 }
 
-static void map_page(struct sim *s, uint64_t page, int vma_idx)
+void sim_map_page(struct sim *s, uint64_t page, int vma_idx)
 {
 	const struct vma *vma = &s->vmas[vma_idx];
 	uint64_t head = s->head[page], i, nr;
 
-	if (mapped(s, page, vma_idx))
+	if (sim_mapped(s, page, vma_idx))
 		return;
-	if ((size_t)vma_idx + 1 == s->nvmas) {
+	if (sim_is_data_vma(s, vma_idx)) {
 		s->data_mapped[page] = 1;
 		return;
 	}
-	if (!folio_pmd_mappable(s, head, vma)) {
+	if (!sim_folio_pmd_mappable(s, head, vma)) {
 		s->text_map[page] = vma_idx;
 		return;
 	}
@@ -459,52 +175,7 @@ static void map_page(struct sim *s, uint64_t page, int vma_idx)
 	}
 }
 
-/*
- * finish_fault() of the execfolio series (patch 3): a read fault on text
- * with a preferred folio order maps the whole folio when it lies inside
- * the VMA and one page table and none of its pages is mapped yet.
- */
-static bool map_whole_folio(struct sim *s, uint64_t page, int vma_idx)
-{
-	const struct vma *vma = &s->vmas[vma_idx];
-	uint64_t head = s->head[page], nr = 1ull << s->order[head], i;
-	uint64_t table = 1ull << s->pmd_order;
-	uint64_t va = (uint64_t)((int64_t)head + vma->delta);
-
-	if (nr == 1 || head < vma->first || head + nr - 1 > vma->last ||
-	    round_down_u64(va, table) != round_down_u64(va + nr - 1, table))
-		return false;
-	for (i = head; i < head + nr; i++)
-		if (mapped(s, i, vma_idx))
-			return false;
-	if (folio_pmd_mappable(s, head, vma)) {
-		map_page(s, page, vma_idx);
-		return true;
-	}
-	for (i = head; i < head + nr; i++)
-		s->text_map[i] = vma_idx;
-	return true;
-}
-
-/* do_fault_around() + filemap_map_pages(): map what is cached nearby. */
-static void do_fault_around(struct sim *s, uint64_t page, int vma_idx)
-{
-	const struct vma *vma = &s->vmas[vma_idx];
-	uint64_t nr = s->p->fault_around_pages, table = 1ull << s->pmd_order;
-	uint64_t va = page + vma->delta, from, to, q;
-
-	from = max_u64(round_down_u64(va, nr), vma->first + vma->delta);
-	from = max_u64(from, round_down_u64(va, table));
-	to = min_u64(from + nr, round_down_u64(va, table) + table);
-	to = min_u64(to, vma->last + vma->delta + 1);
-	for (q = from - vma->delta; q < to - vma->delta; q++) {
-		if (q >= s->npages || !present(s, q) || s->ra_mark[s->head[q]])
-			continue;
-		map_page(s, q, vma_idx);
-	}
-}
-
-static int find_vma(const struct sim *s, uint64_t page)
+int sim_find_vma(const struct sim *s, uint64_t page)
 {
 	size_t i;
 
@@ -514,7 +185,7 @@ static int find_vma(const struct sim *s, uint64_t page)
 	return s->nvmas - 1;
 }
 
-static struct ra_state *stream(struct sim *s, uint32_t id)
+struct ra_state *sim_stream(struct sim *s, uint32_t id)
 {
 	if (id >= s->nstreams) {
 		size_t n = (size_t)id + 16;
@@ -529,70 +200,6 @@ static struct ra_state *stream(struct sim *s, uint32_t id)
 		s->nstreams = n;
 	}
 	return &s->streams[id];
-}
-
-static int fault(struct sim *s, const struct execfolio_sim_touch *t)
-{
-	uint64_t page = t->page, min_nr = 1ull << s->min_order;
-	int vma = find_vma(s, page);
-	bool exec = (size_t)vma + 1 < s->nvmas;
-	struct ra_state *ra = stream(s, t->stream);
-
-	if (!ra)
-		return -ENOMEM;
-	if (mapped(s, page, vma))
-		return 0;
-	if (s->p->fault_around_pages > 1) {
-		do_fault_around(s, page, vma);
-		if (mapped(s, page, vma))
-			return 0;
-	}
-	if (present(s, page)) {
-		do_async_mmap_readahead(s, ra, page, exec);
-	} else {
-		s->r->major_faults++;
-		do_sync_mmap_readahead(s, ra, page, vma, exec);
-		if (!present(s, page) &&
-		    add_folio(s, round_down_u64(page, min_nr), s->min_order,
-			      false))
-			return -ENOMEM;
-	}
-	if (exec && s->pref_order && map_whole_folio(s, page, vma))
-		return 0;
-	map_page(s, page, vma);
-	return 0;
-}
-
-/*
- * filemap_read() of one page by a system call: sync readahead on a miss
- * (then filemap_create_folio(), a preferred folio if it lies inside the
- * file), async readahead on a marked folio (filemap_readahead()). Nothing
- * is mapped.
- */
-static int read_syscall(struct sim *s, const struct execfolio_sim_touch *t)
-{
-	struct ra_state *ra = stream(s, t->stream);
-	uint64_t page = t->page, nr = 1ull << s->pref_order;
-
-	if (!ra)
-		return -ENOMEM;
-	if (!present(s, page)) {
-		page_cache_sync_ra(s, ra, page, 1);
-		if (!present(s, page) &&
-		    ((round_down_u64(page, nr) + nr) * s->p->page_size >
-			     s->size ||
-		     add_folio(s, round_down_u64(page, nr), s->pref_order,
-			       false)) &&
-		    add_folio(s, page, 0, false))
-			return -ENOMEM;
-	} else if (s->ra_mark[s->head[page]]) {
-		uint64_t head = s->head[page];
-		struct ractl ractl = { .index = head, .ra = ra };
-
-		page_cache_async_ra(s, &ractl, head, page + 1 - head);
-	}
-	ra->prev_index = page;
-	return 0;
 }
 
 static bool text_mapped_via(const struct sim *s, uint64_t page, int vma)
@@ -716,12 +323,17 @@ static int setup(struct sim *s, const struct execfolio_sim_file *file)
 	s->cont_order = ps < (64u << 10) ? ilog2_u64((64u << 10) / ps) : 0;
 	/*
 	 * The policy is a preferred order (patch 1): no minimum, and
-	 * mapping_pref_folio_order() is 0 unless above the minimum.
+	 * mapping_pref_folio_order() is 0 unless above the minimum. On 7.3
+	 * an explicit order 0 still replaces exec_folio_order().
 	 */
 	s->min_order = 0;
-	s->pref_order = s->p->mode == EXECFOLIO_SIM_POLICY ? s->p->order : 0;
+	s->has_pref = s->p->mode == EXECFOLIO_SIM_POLICY;
+	s->pref_order = s->has_pref ? s->p->order : 0;
 	if (s->pref_order > s->max_order)
 		return -EINVAL;
+	s->exec_order = s->p->mode == EXECFOLIO_SIM_EXEC_ORDER ?
+				s->p->order :
+				execfolio_sim_arch_exec_order(s->p->arch, ps);
 	s->nslots = s->npages + (1ull << s->max_order);
 	s->nslots = round_down_u64(s->nslots, 1ull << s->max_order);
 
@@ -777,12 +389,20 @@ int execfolio_sim_run(const struct execfolio_sim_file *file,
 		      struct execfolio_sim_result *result)
 {
 	struct sim s = { .p = params, .r = result, .size = file->size };
+	bool v73 = params->kernel == EXECFOLIO_SIM_KERNEL_7_3;
 	size_t i;
 	int ret;
 
 	memset(result, 0, sizeof(*result));
 	if (params->page_size < 4096 ||
 	    (params->page_size & (params->page_size - 1)))
+		return -EINVAL;
+	if (params->kernel != EXECFOLIO_SIM_KERNEL_7_3 &&
+	    params->kernel != EXECFOLIO_SIM_KERNEL_6_12)
+		return -EINVAL;
+	if (params->arch != EXECFOLIO_SIM_ARCH_NATIVE &&
+	    params->arch != EXECFOLIO_SIM_ARCH_ARM64 &&
+	    params->arch != EXECFOLIO_SIM_ARCH_X86_64)
 		return -EINVAL;
 	if (params->mode == EXECFOLIO_SIM_EXEC_ORDER &&
 	    params->order > execfolio_max_order(params->page_size))
@@ -798,7 +418,7 @@ int execfolio_sim_run(const struct execfolio_sim_file *file,
 		if (!(s.flag[t->page] & 1)) {
 			s.flag[t->page] |= 1;
 			result->touched_pages++;
-			if (find_vma(&s, t->page) + 1 < (int)s.nvmas)
+			if (!sim_is_data_vma(&s, sim_find_vma(&s, t->page)))
 				result->text_touched_pages++;
 		}
 		/*
@@ -807,11 +427,12 @@ int execfolio_sim_run(const struct execfolio_sim_file *file,
 		 * headers, symbol tables), a fault the trace cannot see.
 		 */
 		if (t->syscall) {
-			ret = read_syscall(&s, t);
-			if (ret || find_vma(&s, t->page) + 1 == (int)s.nvmas)
+			ret = v73 ? sim_read_73(&s, t) : sim_read_612(&s, t);
+			if (ret ||
+			    sim_is_data_vma(&s, sim_find_vma(&s, t->page)))
 				continue;
 		}
-		ret = fault(&s, t);
+		ret = v73 ? sim_fault_73(&s, t) : sim_fault_612(&s, t);
 	}
 	if (!ret)
 		account(&s);
@@ -851,4 +472,78 @@ void execfolio_sim_defaults(struct execfolio_sim_params *params,
 	params->fault_around_pages = 16;
 	params->mode = mode;
 	params->order = order;
+	params->kernel = EXECFOLIO_SIM_KERNEL_7_3;
+	params->arch = EXECFOLIO_SIM_ARCH_NATIVE;
+}
+
+static const char *const kernel_names[] = {
+	[EXECFOLIO_SIM_KERNEL_7_3] = "7.3",
+	[EXECFOLIO_SIM_KERNEL_6_12] = "6.12",
+};
+
+const char *execfolio_sim_kernel_name(enum execfolio_sim_kernel kernel)
+{
+	if ((unsigned int)kernel >=
+	    sizeof(kernel_names) / sizeof(*kernel_names))
+		return "?";
+	return kernel_names[kernel];
+}
+
+int execfolio_sim_kernel_parse(const char *name,
+			       enum execfolio_sim_kernel *kernel)
+{
+	unsigned int k;
+
+	for (k = 0; k < sizeof(kernel_names) / sizeof(*kernel_names); k++) {
+		if (!strcmp(name, kernel_names[k])) {
+			*kernel = (enum execfolio_sim_kernel)k;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+enum execfolio_sim_arch execfolio_sim_arch_resolve(enum execfolio_sim_arch arch)
+{
+	if (arch != EXECFOLIO_SIM_ARCH_NATIVE)
+		return arch;
+#ifdef __aarch64__
+	return EXECFOLIO_SIM_ARCH_ARM64;
+#else
+	return EXECFOLIO_SIM_ARCH_X86_64;
+#endif
+}
+
+const char *execfolio_sim_arch_name(enum execfolio_sim_arch arch)
+{
+	switch (execfolio_sim_arch_resolve(arch)) {
+	case EXECFOLIO_SIM_ARCH_ARM64:
+		return "arm64";
+	case EXECFOLIO_SIM_ARCH_X86_64:
+		return "x86_64";
+	case EXECFOLIO_SIM_ARCH_NATIVE:
+		break;
+	}
+	return "?";
+}
+
+int execfolio_sim_arch_parse(const char *name, enum execfolio_sim_arch *arch)
+{
+	if (!strcmp(name, "arm64"))
+		*arch = EXECFOLIO_SIM_ARCH_ARM64;
+	else if (!strcmp(name, "x86_64"))
+		*arch = EXECFOLIO_SIM_ARCH_X86_64;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+unsigned int execfolio_sim_arch_exec_order(enum execfolio_sim_arch arch,
+					   uint32_t page_size)
+{
+	/* arm64: ilog2(SZ_64K >> PAGE_SHIFT), there only for pages <= 64K */
+	if (execfolio_sim_arch_resolve(arch) != EXECFOLIO_SIM_ARCH_ARM64 ||
+	    page_size > (64u << 10))
+		return 0;
+	return ilog2_u64((64u << 10) / page_size);
 }

@@ -21,25 +21,30 @@
 
 static void report_usage(const char *cmd)
 {
-	printf("Usage: %s %s [--per-file] [--all] [--json] [--ra-kb KB]\n"
-	       "          [--fault-around-kb KB] [--apply DIR] TRACE\n"
+	printf("Usage: %s %s [--per-file] [--all] [--json] [--kernel VERSION]\n"
+	       "          [--arch ARCH] [--ra-kb KB] [--fault-around-kb KB]\n"
+	       "          [--apply DIR] TRACE\n"
 	       "\n"
 	       "Replays the first touches an execfoliofs trace recorded (execfoliofs\n"
-	       "-o trace=TRACE) through a model of the Linux 6.12 page cache under\n"
-	       "stock readahead, option one (64K exec folios), this policy at each\n"
-	       "size from 16k to 2m and the policy each file had, and prints the\n"
-	       "folio table of each, with a suggested size per file.\n"
+	       "-o trace=TRACE) through a model of the Linux page cache under stock\n"
+	       "readahead, option one (64K exec folios), this policy at each size\n"
+	       "from 16k to 2m and the policy each file had, and prints the folio\n"
+	       "table of each, with a suggested size per file.\n"
 	       "\n"
 	       "  --per-file            the table of each file too\n"
 	       "  --all                 every file, not only those with executable text\n"
 	       "  --json                one JSON object instead of the tables\n"
+	       "  --kernel VERSION      the kernel modelled: 7.3 (default) or 6.12\n"
+	       "  --arch ARCH           arm64 or x86_64, for 7.3's exec folios without\n"
+	       "                        a policy (default %s, this machine's)\n"
 	       "  --ra-kb KB            the read-ahead window (default 128)\n"
 	       "  --fault-around-kb KB  fault_around_bytes in kB (default 64)\n"
 	       "  --apply DIR           store each suggestion on DIR/PATH\n"
 	       "\n"
 	       "Exit status: 0 success, 1 unreadable or malformed trace or a\n"
 	       "suggestion not stored, 2 usage.\n",
-	       progname, cmd);
+	       progname, cmd,
+	       execfolio_sim_arch_name(EXECFOLIO_SIM_ARCH_NATIVE));
 }
 
 /* A number of kB up to EXECFOLIO_REPORT_KB_MAX. */
@@ -114,6 +119,8 @@ int cmd_report(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "ra-kb", required_argument, NULL, 'r' },
 		{ "fault-around-kb", required_argument, NULL, 'f' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "arch", required_argument, NULL, 'm' },
 		{ "apply", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -145,6 +152,20 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'f':
 			fa_arg = optarg;
+			break;
+		case 'k':
+			if (execfolio_sim_kernel_parse(optarg, &ro.kernel))
+				return usage_error(
+					cmd,
+					"invalid kernel '%s': expected 7.3 or 6.12",
+					optarg);
+			break;
+		case 'm':
+			if (execfolio_sim_arch_parse(optarg, &ro.arch))
+				return usage_error(
+					cmd,
+					"invalid architecture '%s': expected arm64 or x86_64",
+					optarg);
 			break;
 		case 'A':
 			apply_dir = optarg;

@@ -85,6 +85,9 @@ void report_print_json(FILE *out, const struct execfolio_report *r,
 	execfolio_json_object(&j, NULL);
 	execfolio_json_string(&j, "trace", trace);
 	execfolio_json_u64(&j, "page_size", r->page_size);
+	execfolio_json_string(&j, "kernel",
+			      execfolio_sim_kernel_name(r->kernel));
+	execfolio_json_string(&j, "arch", execfolio_sim_arch_name(r->arch));
 	execfolio_json_u64(&j, "files", r->nincluded);
 	execfolio_json_object(&j, "total");
 	json_columns(&j, r->page_size, r->total);

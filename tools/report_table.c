@@ -144,8 +144,18 @@ void report_print_tables(FILE *out, const struct execfolio_report *r,
 		"trace %s: page size %u, %zu file%s with executable text%s\n",
 		trace, r->page_size, r->nincluded, r->nincluded == 1 ? "" : "s",
 		all ? " or not" : "");
+	if (r->kernel == EXECFOLIO_SIM_KERNEL_6_12)
+		fprintf(out,
+			"model: Linux 6.12 page cache, the policy as the 6.12 backport applies it\n");
+	else
+		fprintf(out,
+			"model: Linux 7.3 page cache on %s (exec folios of %u kB without a policy), the policy as the 7.3 series applies it\n",
+			execfolio_sim_arch_name(r->arch),
+			(r->page_size << execfolio_sim_arch_exec_order(
+				 r->arch, r->page_size)) /
+				1024);
 	fprintf(out,
-		"columns: stock 6.12 readahead; option one (64K exec folios); this policy at 16K..2M; the policy as set\n\n");
+		"columns: stock readahead; option one (64K exec folios); this policy at 16K..2M; the policy as set\n\n");
 	print_table(out, r->page_size, r->total);
 	fprintf(out, "\n%-10s %-10s %-8s %-9s %s\n", "touched", "text",
 		"policy", "suggested", "file");

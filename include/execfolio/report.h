@@ -55,12 +55,18 @@ struct execfolio_report {
 	/* After execfolio_report_run(): */
 	size_t nincluded;
 	struct execfolio_sim_result total[EXECFOLIO_REPORT_COLUMNS];
+	enum execfolio_sim_kernel kernel; /* the model the columns are of */
+	enum execfolio_sim_arch arch; /* resolved: never NATIVE */
 };
 
 struct execfolio_report_options {
 	bool all; /* every file, not only those with executable segments */
 	unsigned int ra_kb; /* the bdi read-ahead window (128) */
 	unsigned int fault_around_kb; /* fault_around_bytes / 1024 (64) */
+	/* The kernel modelled, 7.3 when zeroed; 6.12 for the backport. */
+	enum execfolio_sim_kernel kernel;
+	/* For 7.3's exec_folio_order(); zeroed: the native architecture. */
+	enum execfolio_sim_arch arch;
 };
 
 /* The largest --ra-kb and --fault-around-kb: 1G. */
@@ -79,8 +85,11 @@ int execfolio_report_load(struct execfolio_report *r, FILE *in,
  * Simulate every file in every column, add up the totals and suggest a
  * size per file: of 16K..2M the one that maps the touched text with the
  * fewest TLB entries without reading more than stock (ties to the
- * smaller), none when no size beats stock. Returns 0, or -errno with the
- * file and the reason in @err (-EINVAL: options out of range).
+ * smaller), none when no size beats stock. The policy columns take the
+ * order as the modelled kernel's series does: execfolio_order() on 7.3,
+ * execfolio_order_lbs() (no folio larger than the file) on 6.12. Returns
+ * 0, or -errno with the file and the reason in @err (-EINVAL: options out
+ * of range).
  */
 int execfolio_report_run(struct execfolio_report *r,
 			 const struct execfolio_report_options *opts, char *err,

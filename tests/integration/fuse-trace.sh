@@ -4,16 +4,17 @@
 # execfoliofs trace mode and report: a workload whose faults are known (an
 # ELF file with one executable segment, pages touched through a PROT_EXEC
 # mapping) gives exactly those one-page reads, and the report's numbers are
-# the ones computed by hand from the 6.12 code (see tests/unit/test_simulate.c
-# for the same cases step by step). Then a real program is traced. The
-# report is execfolio report's; execfoliofs --report runs the same code.
+# the ones computed by hand from the 6.12 and 7.3 code (see
+# tests/unit/test_simulate.c for the same cases step by step). Then a real
+# program is traced. The report is execfolio report's; execfoliofs --report
+# runs the same code.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/fuse/lib.sh"
 
 why=$(efs_unavailable)
 [ -n "$why" ] && skip_all "$why"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 31
+plan 32
 efs_setup
 T=$EFS_DIR/trace
 
@@ -33,8 +34,8 @@ check_eq "readahead off: one 4K read per first touch, in order" \
 check_eq "touches through a mapping are recorded as faults" \
 	"$(awk '$1 == "read" { print $6 }' "$T" | sort -u)" "fault"
 
-"$EFS" --report --json "$T" > "$EFS_DIR/report.json"
-check "report --json" test -s "$EFS_DIR/report.json"
+"$EFS" --report --json --kernel 6.12 "$T" > "$EFS_DIR/report.json"
+check "report --json --kernel 6.12" test -s "$EFS_DIR/report.json"
 q() { jq -c "$1" "$EFS_DIR/report.json"; }
 check_eq "pages touched" "$(q '.total.stock | [.touched_pages, .text_touched_pages] | join(" ")' | tr -d '"')" "4 4"
 # stock: read-around [84,116) in order-2 folios; async readahead from the
@@ -59,22 +60,27 @@ check_eq "2m policy clamped to the file: one 1M folio, mapped whole" \
 	"[1048576,1048576,0,1048576,0,2]"
 check_eq "as-set is stock for a file without a policy" \
 	"$(q '.total["as-set"]')" "$(q '.total.stock')"
+# 7.3 on arm64: upstream's VM_EXEC branch reads [96, 128) and [128, 160)
+# in 64K folios and maps the faulting ones whole
+check_eq "7.3 on arm64: stock read, faults, TLB entries (PTE, contpte)" \
+	"$("$EFS" --report --json --arch arm64 "$T" | jq -c '.total.stock | [.read_bytes, .major_faults, .tlb_pte, .tlb_contpte]')" \
+	"[262144,2,0,2]"
 
-"$EFS" --report --per-file "$T" > "$EFS_DIR/report.txt"
+"$EFS" --report --per-file --kernel 6.12 "$T" > "$EFS_DIR/report.txt"
 check "the table has the seed's rows" grep -q '^| cont-aligned-64kB' "$EFS_DIR/report.txt"
 check "and a line per file, suggesting 64k (fewest TLB entries, no more read)" \
 	grep -qE '^4 +4 +none +64k +text$' "$EFS_DIR/report.txt"
 diag "$(cat "$EFS_DIR/report.txt")"
 
 check_eq "report --apply writes the suggestion" \
-	"$("$EFS" --report --apply "$B" "$T" | tail -1)" "set 64k $B/text"
+	"$("$EFS" --report --kernel 6.12 --apply "$B" "$T" | tail -1)" "set 64k $B/text"
 check_eq "the suggestion is on the file" \
 	"$(getfattr --only-values -n trusted.exec_folio_size "$B/text" 2>/dev/null)" "64k"
 sed -e 's| text$| ../text|' "$T" > "$EFS_DIR/escape"
 check_fails "report --apply refuses a path out of the directory" 1 \
-	"$EFS" --report --apply "$B" "$EFS_DIR/escape"
+	"$EFS" --report --kernel 6.12 --apply "$B" "$EFS_DIR/escape"
 check_eq "the suggestion in JSON (--per-file)" \
-	"$("$EFS" --report --json --per-file "$T" | jq -r '.per_file[0].suggested')" "64k"
+	"$("$EFS" --report --kernel 6.12 --json --per-file "$T" | jq -r '.per_file[0].suggested')" "64k"
 
 printf 'execfoliofs-trace 1\npage_size 4096\nread 7 1 0 4096\n' > "$EFS_DIR/bad"
 check_fails "report of a malformed trace: exit 1" 1 "$EFS" --report "$EFS_DIR/bad"

@@ -3,9 +3,9 @@
 #
 # execfolio report on traces written here, no mount needed: the numbers of
 # tests/integration/fuse-trace.sh's workload (computed by hand in
-# tests/unit/test_simulate.c), the same output from execfoliofs --report,
-# --apply, and each kind of damaged trace refused with its line, exit 1,
-# nothing stored.
+# tests/unit/test_simulate.c) on the 6.12 and 7.3 models, the same output
+# from execfoliofs --report, --apply, and each kind of damaged trace
+# refused with its line, exit 1, nothing stored.
 . "$TOP/tests/lib.sh"
 
 EF=$BIN/execfolio
@@ -14,7 +14,7 @@ for p in "$EF" "$EFS"; do
 	[ -x "$p" ] || skip_all "$p not built"
 done
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 29
+plan 40
 
 W=$(mktemp -d /tmp/execfolio-report.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -31,10 +31,11 @@ read 1 1 442368 4096 fault
 read 1 1 524288 4096 fault
 EOF
 
-check "report --json" sh -c '"$1" report --json "$2" >"$3"' sh "$EF" "$T" \
-	"$W/report.json"
+check "report --json --kernel 6.12" sh -c '"$1" report --json --kernel 6.12 "$2" >"$3"' \
+	sh "$EF" "$T" "$W/report.json"
 q() { jq -c "$1" "$W/report.json"; }
-check_eq "one file, 4K pages" "$(q '[.files, .page_size]')" "[1,4096]"
+check_eq "one file, 4K pages, the 6.12 model" \
+	"$(q '[.files, .page_size, .kernel]')" '[1,4096,"6.12"]'
 check_eq "stock: bytes read and cached (2 x 128K), one major fault" \
 	"$(q '.total.stock | [.read_bytes, .cache_bytes, .major_faults]')" \
 	"[262144,262144,1]"
@@ -46,15 +47,49 @@ check_eq "option one: read, mapped, cont-aligned, faults" \
 check_eq "the columns, in order" "$(q '.total | keys_unsorted')" \
 	'["stock","opt-one","16k","32k","64k","128k","256k","512k","1m","2m","as-set"]'
 
-"$EF" report --per-file "$T" >"$W/report.txt"
+"$EF" report --per-file --kernel 6.12 "$T" >"$W/report.txt"
 check "the table has the seed's rows" grep -q '^| cont-aligned-64kB' "$W/report.txt"
 check "and a line per file, suggesting 64k" \
 	grep -qE '^4 +4 +none +64k +text$' "$W/report.txt"
+check "the table says which kernel it models" \
+	grep -q '^model: Linux 6.12 page cache' "$W/report.txt"
 check_eq "--ra-kb 16: 16K windows, three major faults instead of one" \
-	"$("$EF" report --json --ra-kb 16 "$T" | jq -c '.total.stock | [.read_bytes, .major_faults]')" \
+	"$("$EF" report --json --kernel 6.12 --ra-kb 16 "$T" | jq -c '.total.stock | [.read_bytes, .major_faults]')" \
 	"[65536,3]"
 
-for o in "" "--per-file" "--json --per-file" "--all --json"; do
+# 7.3: exec faults read ra_pages from the folio of exec_folio_order()
+# around them, 64K on arm64 (as option one), nothing on x86_64.
+r73() { "$EF" report --json "$@" "$T" | jq -c '.total | [.stock, .["opt-one"]] | map([.read_bytes, .major_faults, .tlb_pte, .tlb_contpte])'; }
+check_eq "7.3 on arm64: stock is upstream's 64K exec folios, as option one" \
+	"$(r73 --kernel 7.3 --arch arm64)" "[[262144,2,0,2],[262144,2,0,2]]"
+check_eq "7.3 on x86_64: stock reads 128K from the fault in pages" \
+	"$(r73 --arch x86_64)" "[[131072,1,4,0],[262144,2,0,2]]"
+check_eq "the JSON names the model" \
+	"$("$EF" report --json --arch arm64 "$T" | jq -c '[.kernel, .arch]')" \
+	'["7.3","arm64"]'
+case $(uname -m) in
+aarch64) native=arm64 ;;
+*) native=x86_64 ;;
+esac
+check_eq "7.3 on this machine's architecture ($native) by default" \
+	"$("$EF" report --json "$T" | jq -c '[.kernel, .arch]')" "[\"7.3\",\"$native\"]"
+check "the table names kernel and architecture" sh -c \
+	'"$1" report --arch arm64 "$2" | grep -q "^model: Linux 7.3 page cache on arm64 (exec folios of 64 kB without a policy)"' \
+	sh "$EF" "$T"
+"$EF" report --kernel 7.1 "$T" >"$W/out" 2>"$W/err"
+check_eq "--kernel 7.1: usage, the value named" \
+	"$? $(head -1 "$W/err")" \
+	"2 execfolio report: invalid kernel '7.1': expected 7.3 or 6.12"
+check "and nothing on standard output" test ! -s "$W/out"
+"$EFS" --report --arch aarch64 "$T" >"$W/out" 2>"$W/err"
+check_eq "execfoliofs --report --arch aarch64: usage, the value named" \
+	"$? $(head -1 "$W/err")" \
+	"2 execfoliofs --report: invalid architecture 'aarch64': expected arm64 or x86_64"
+check_fails "a bad --kernel: usage, before the trace is read" 2 \
+	"$EF" report --kernel 6 "$W/missing"
+check "--help lists --kernel" sh -c '"$1" report --help | grep -q -- "--kernel VERSION"' sh "$EF"
+
+for o in "" "--per-file" "--json --per-file" "--all --json" "--kernel 6.12 --arch arm64"; do
 	# shellcheck disable=SC2086 # the options are words
 	"$EF" report $o "$T" >"$W/a" 2>&1
 	"$EFS" --report $o "$T" >"$W/b" 2>&1
@@ -73,12 +108,12 @@ if [ "$(id -u)" = 0 ] &&
 	setfattr -n trusted.execfolio-probe -v 1 "$W/dir/text" 2>/dev/null; then
 	setfattr -x trusted.execfolio-probe "$W/dir/text"
 	check_eq "--apply prints what it set" \
-		"$("$EF" report --apply "$W/dir" "$T" | tail -1)" \
+		"$("$EF" report --kernel 6.12 --apply "$W/dir" "$T" | tail -1)" \
 		"set 64k $W/dir/text"
 	check_eq "the suggestion is on the file" \
 		"$(getfattr --only-values -n trusted.exec_folio_size "$W/dir/text" 2>/dev/null)" \
 		"64k"
-	"$EF" report --json --apply "$W/dir" "$T" >"$W/out" 2>"$W/err"
+	"$EF" report --kernel 6.12 --json --apply "$W/dir" "$T" >"$W/out" 2>"$W/err"
 	check_eq "--json --apply: standard output stays JSON, set lines on stderr" \
 		"$(jq -r .files "$W/out") $(cat "$W/err")" "1 set 64k $W/dir/text"
 else
@@ -89,7 +124,7 @@ fi
 sed -e 's| text$| ../text|' "$T" >"$W/escape"
 setfattr -x trusted.exec_folio_size "$W/dir/text" 2>/dev/null
 check_fails "--apply refuses a path out of the directory" 1 \
-	"$EF" report --apply "$W/dir" "$W/escape"
+	"$EF" report --kernel 6.12 --apply "$W/dir" "$W/escape"
 check_eq "and stores nothing" \
 	"$(getfattr --only-values -n trusted.exec_folio_size "$W/dir/text" 2>/dev/null)" ""
 

@@ -26,9 +26,16 @@
 	"read 1 1 442368 4096 fault\n"        \
 	"read 1 1 524288 4096 fault\n"
 
+/* Zeroed kernel and architecture: 7.3 on this machine's. */
 static const struct execfolio_report_options defaults = {
 	.ra_kb = 128,
 	.fault_around_kb = 64,
+};
+
+static const struct execfolio_report_options model_612 = {
+	.ra_kb = 128,
+	.fault_around_kb = 64,
+	.kernel = EXECFOLIO_SIM_KERNEL_6_12,
 };
 
 static int load(struct execfolio_report *r, const char *text, char *err,
@@ -56,7 +63,7 @@ static void test_columns(void **state)
 	assert_string_equal(execfolio_report_column(k), "?");
 }
 
-/* The numbers fuse-trace.sh checks on a real mount, without one. */
+/* The 6.12 numbers fuse-trace.sh checks on a real mount, without one. */
 static void test_simulated(void **state)
 {
 	struct execfolio_report r;
@@ -69,7 +76,7 @@ static void test_simulated(void **state)
 	assert_int_equal(r.files[0].ntouches, 4);
 	assert_int_equal(r.files[0].touches[2].page, 108);
 	assert_false(r.files[0].touches[2].syscall);
-	assert_int_equal(execfolio_report_run(&r, &defaults, err, sizeof(err)),
+	assert_int_equal(execfolio_report_run(&r, &model_612, err, sizeof(err)),
 			 0);
 	assert_int_equal(r.nincluded, 1);
 	s = &r.total[EXECFOLIO_REPORT_STOCK];
@@ -95,11 +102,64 @@ static void test_simulated(void **state)
 	assert_null(r.files);
 }
 
+/*
+ * The same trace on 7.3 (tests/unit/test_simulate.c has the steps): on
+ * arm64 stock is upstream's 64K exec folios, as option one; on x86_64
+ * stock reads [100, 132) in pages and 64k reads more than it, so no size
+ * is suggested. The report records the model, the native architecture
+ * resolved when not chosen.
+ */
+static void test_simulated_73(void **state)
+{
+	struct execfolio_report_options opts = defaults;
+	const struct execfolio_sim_result *s;
+	struct execfolio_report r;
+	char err[256];
+
+	assert_int_equal(load(&r, HEADER TEXT_1M, err, sizeof(err)), 0);
+	assert_int_equal(execfolio_report_run(&r, &opts, err, sizeof(err)), 0);
+	assert_int_equal(r.kernel, EXECFOLIO_SIM_KERNEL_7_3);
+	assert_int_equal(r.arch,
+			 execfolio_sim_arch_resolve(EXECFOLIO_SIM_ARCH_NATIVE));
+	assert_int_not_equal(r.arch, EXECFOLIO_SIM_ARCH_NATIVE);
+
+	opts.arch = EXECFOLIO_SIM_ARCH_ARM64;
+	assert_int_equal(execfolio_report_run(&r, &opts, err, sizeof(err)), 0);
+	assert_int_equal(r.arch, EXECFOLIO_SIM_ARCH_ARM64);
+	s = &r.total[EXECFOLIO_REPORT_STOCK];
+	assert_int_equal(s->read_bytes, 262144);
+	assert_int_equal(s->major_faults, 2);
+	assert_int_equal(s->tlb_contpte, 2);
+	assert_memory_equal(s, &r.total[EXECFOLIO_REPORT_OPT_ONE], sizeof(*s));
+
+	opts.arch = EXECFOLIO_SIM_ARCH_X86_64;
+	assert_int_equal(execfolio_report_run(&r, &opts, err, sizeof(err)), 0);
+	s = &r.total[EXECFOLIO_REPORT_STOCK];
+	assert_int_equal(s->read_bytes, 131072);
+	assert_int_equal(s->major_faults, 1);
+	assert_int_equal(s->tlb_pte, 4);
+	assert_int_equal(s->tlb_contpte, 0);
+	assert_int_equal(r.total[EXECFOLIO_REPORT_FIRST_SIZE + 2].read_bytes,
+			 262144);
+	assert_int_equal(r.files[0].suggested, 0);
+
+	opts.kernel = 2;
+	assert_int_equal(execfolio_report_run(&r, &opts, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(
+		err,
+		"no model of kernel 2 on architecture 2: the models are of 7.3 and 6.12, on arm64 and x86_64");
+	execfolio_report_free(&r);
+}
+
 /* as-set is the file's own policy; a changed window changes stock. */
 static void test_as_set_and_windows(void **state)
 {
-	struct execfolio_report_options small = { .ra_kb = 16,
-						  .fault_around_kb = 4 };
+	struct execfolio_report_options small = {
+		.ra_kb = 16,
+		.fault_around_kb = 4,
+		.kernel = EXECFOLIO_SIM_KERNEL_6_12,
+	};
 	struct execfolio_report r;
 	char err[256];
 
@@ -110,7 +170,7 @@ static void test_as_set_and_windows(void **state)
 			      err, sizeof(err)),
 			 0);
 	assert_int_equal(r.files[0].policy, 64 << 10);
-	assert_int_equal(execfolio_report_run(&r, &defaults, err, sizeof(err)),
+	assert_int_equal(execfolio_report_run(&r, &model_612, err, sizeof(err)),
 			 0);
 	assert_memory_equal(&r.total[EXECFOLIO_REPORT_AS_SET],
 			    &r.total[EXECFOLIO_REPORT_FIRST_SIZE + 2],
@@ -229,6 +289,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_simulated),
+		cmocka_unit_test(test_simulated_73),
 		cmocka_unit_test(test_as_set_and_windows),
 		cmocka_unit_test(test_files_by_path),
 		cmocka_unit_test(test_load_errors),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The readahead/folio simulator on small cases computed by hand from the
- * 6.12 code paths (the comments give the steps).
+ * 6.12 and 7.3 code paths (the comments give the steps).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -32,6 +32,28 @@ static void run(uint64_t size, const struct execfolio_sim_segment *segs,
 	for (i = 0; i < n; i++)
 		t[i].page = pages[i];
 	execfolio_sim_defaults(&p, mode, order);
+	p.kernel = EXECFOLIO_SIM_KERNEL_6_12;
+	assert_int_equal(execfolio_sim_run(&file, &p, r), 0);
+	free(t);
+}
+
+/* One 7.3 replay on @arch; @syscall: which touches are reads by syscall. */
+static void run73(uint64_t size, const struct execfolio_sim_segment *segs,
+		  size_t nsegs, const uint64_t *pages, size_t n,
+		  enum execfolio_sim_mode mode, unsigned int order,
+		  enum execfolio_sim_arch arch, struct execfolio_sim_result *r)
+{
+	struct execfolio_sim_touch *t = calloc(n, sizeof(*t));
+	struct execfolio_sim_file file = { size, segs, nsegs, t, n };
+	struct execfolio_sim_params p;
+	size_t i;
+
+	assert_non_null(t);
+	for (i = 0; i < n; i++)
+		t[i].page = pages[i];
+	execfolio_sim_defaults(&p, mode, order);
+	assert_int_equal(p.kernel, EXECFOLIO_SIM_KERNEL_7_3);
+	p.arch = arch;
 	assert_int_equal(execfolio_sim_run(&file, &p, r), 0);
 	free(t);
 }
@@ -221,6 +243,7 @@ static void test_syscall_read(void **state)
 	struct execfolio_sim_result r;
 
 	execfolio_sim_defaults(&p, EXECFOLIO_SIM_STOCK, 0);
+	p.kernel = EXECFOLIO_SIM_KERNEL_6_12;
 	assert_int_equal(execfolio_sim_run(&file, &p, &r), 0);
 	assert_int_equal(r.major_faults, 0);
 	assert_int_equal(r.cache_bytes, 12 * PAGE);
@@ -228,6 +251,7 @@ static void test_syscall_read(void **state)
 	assert_int_equal(r.partial, 1);
 
 	execfolio_sim_defaults(&p, EXECFOLIO_SIM_POLICY, 4);
+	p.kernel = EXECFOLIO_SIM_KERNEL_6_12;
 	assert_int_equal(execfolio_sim_run(&file, &p, &r), 0);
 	assert_int_equal(r.cache_bytes, 16 * PAGE);
 	assert_int_equal(r.text_mapped_pages, 16);
@@ -289,6 +313,307 @@ static void test_no_segments(void **state)
 	assert_int_equal(total.cache_bytes, 64 * PAGE);
 }
 
+/*
+ * 7.3 on arm64, no policy: the VM_EXEC branch reads ra_pages (32) from the
+ * 64K folio around the fault, [96, 128) as two 64K folios, no mark, and
+ * finish_fault() maps the faulting folio whole: one contpte block. With
+ * the text ending at page 40 the window is [32, 40): one 32K folio.
+ */
+static void test_73_arm64_exec_fault(void **state)
+{
+	static const struct execfolio_sim_segment short_text = { 0, 0,
+								 40 * PAGE };
+	static const uint64_t pages[] = { 100 }, at33[] = { 33 };
+	struct execfolio_sim_result r;
+
+	run73(1 << 20, &whole_1m, 1, pages, 1, EXECFOLIO_SIM_STOCK, 0,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.major_faults, 1);
+	assert_int_equal(r.read_bytes, 32 * PAGE);
+	assert_int_equal(r.cache_bytes, 32 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 16);
+	assert_int_equal(r.aligned[4], 16);
+	assert_int_equal(r.cont_aligned, 16);
+	assert_int_equal(r.tlb_contpte, 1);
+	assert_int_equal(r.tlb_pte, 0);
+
+	run73(1 << 20, &short_text, 1, at33, 1, EXECFOLIO_SIM_STOCK, 0,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.read_bytes, 8 * PAGE);
+	assert_int_equal(r.cache_bytes, 8 * PAGE);
+	assert_int_equal(r.aligned[3], 8);
+	assert_int_equal(r.text_mapped_pages, 8);
+}
+
+/*
+ * 7.3 on x86_64, no policy: exec_folio_order() is 0, so the window is
+ * [100, 132) in pages, nothing before the fault; page 101 is then mapped
+ * by fault-around with the rest of [96, 112) that is cached.
+ */
+static void test_73_x86_64_exec_fault(void **state)
+{
+	static const uint64_t pages[] = { 100, 101 };
+	struct execfolio_sim_result r;
+
+	run73(1 << 20, &whole_1m, 1, pages, 1, EXECFOLIO_SIM_STOCK, 0,
+	      EXECFOLIO_SIM_ARCH_X86_64, &r);
+	assert_int_equal(r.read_bytes, 32 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 1);
+	assert_int_equal(r.aligned[0], 1);
+	assert_int_equal(r.aligned[4] + r.aligned[2], 0);
+
+	run73(1 << 20, &whole_1m, 1, pages, 2, EXECFOLIO_SIM_STOCK, 0,
+	      EXECFOLIO_SIM_ARCH_X86_64, &r);
+	assert_int_equal(r.major_faults, 1);
+	assert_int_equal(r.cache_bytes, 32 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 12);
+	assert_int_equal(r.aligned[0], 12);
+	assert_int_equal(r.tlb_pte, 2);
+
+	/* Option one on 7.3: upstream's branch at 64K on x86_64 too. */
+	run73(1 << 20, &whole_1m, 1, pages, 1, EXECFOLIO_SIM_EXEC_ORDER, 4,
+	      EXECFOLIO_SIM_ARCH_X86_64, &r);
+	assert_int_equal(r.read_bytes, 32 * PAGE);
+	assert_int_equal(r.aligned[4], 16);
+	assert_int_equal(r.tlb_contpte, 1);
+}
+
+/*
+ * With a policy the file's order replaces exec_folio_order(), even when
+ * smaller: 4k on arm64 reads order-0 pages from the fault as x86_64 does,
+ * 16k reads [100, 132) as 16K folios and maps the faulting one whole; on
+ * x86_64 2m reads and PMD-maps the 2M folio around the fault.
+ */
+static void test_73_policy_order_wins(void **state)
+{
+	static const struct execfolio_sim_segment seg_4m = { 0, 0, 4 << 20 };
+	static const uint64_t pages[] = { 100 }, pmd_pages[] = { 600, 700 };
+	struct execfolio_sim_result r;
+
+	run73(1 << 20, &whole_1m, 1, pages, 1, EXECFOLIO_SIM_POLICY, 0,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.read_bytes, 32 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 1);
+	assert_int_equal(r.aligned[0], 1);
+	assert_int_equal(r.aligned[4] + r.cont_aligned, 0);
+
+	run73(1 << 20, &whole_1m, 1, pages, 1, EXECFOLIO_SIM_POLICY, 2,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.read_bytes, 32 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 4);
+	assert_int_equal(r.aligned[2], 4);
+	assert_int_equal(r.cont_aligned, 0);
+
+	run73(4 << 20, &seg_4m, 1, pmd_pages, 2, EXECFOLIO_SIM_POLICY, 9,
+	      EXECFOLIO_SIM_ARCH_X86_64, &r);
+	assert_int_equal(r.major_faults, 1);
+	assert_int_equal(r.read_bytes, 2 << 20);
+	assert_int_equal(r.pmd_mapped, 512);
+	assert_int_equal(r.tlb_pmd, 1);
+	assert_int_equal(r.tlb_contpte + r.tlb_pte, 0);
+}
+
+/*
+ * Read-around of a data fault at 100: stock 7.3 reads [84, 116) in pages;
+ * with a 64K preference it starts on the folio boundary, [96, 116), a 64K
+ * and a 16K folio; with 2M, whose boundary (0) lies before the window, it
+ * keeps [84, 116) and gets the largest folios that fit up to 64K.
+ */
+static void test_73_read_around_aligned(void **state)
+{
+	static const struct execfolio_sim_segment seg = { 0, 0, 64 * PAGE };
+	static const uint64_t pages[] = { 100 };
+	struct execfolio_sim_result r;
+
+	run73(1 << 20, &seg, 1, pages, 1, EXECFOLIO_SIM_STOCK, 0,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.cache_bytes, 32 * PAGE);
+	run73(1 << 20, &seg, 1, pages, 1, EXECFOLIO_SIM_POLICY, 4,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.text_mapped_pages, 0);
+	assert_int_equal(r.cache_bytes, 20 * PAGE);
+	run73(1 << 20, &seg, 1, pages, 1, EXECFOLIO_SIM_POLICY, 9,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.cache_bytes, 32 * PAGE);
+}
+
+/*
+ * No folio past EOF: a 70000-byte file (pages 0..17) faulted at 17 with
+ * a 64K preference reads from the boundary 16 to EOF, one 8K folio of
+ * the 4464 bytes there; stock reads the 17 pages [1, 18) around it.
+ */
+static void test_73_no_folio_past_eof(void **state)
+{
+	static const uint64_t pages[] = { 17 };
+	struct execfolio_sim_result r;
+
+	run73(70000, NULL, 0, pages, 1, EXECFOLIO_SIM_POLICY, 4,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.cache_bytes, 2 * PAGE);
+	assert_int_equal(r.read_bytes, 70000 - 65536);
+	run73(70000, NULL, 0, pages, 1, EXECFOLIO_SIM_STOCK, 0,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.cache_bytes, 17 * PAGE);
+	assert_int_equal(r.read_bytes, 70000 - PAGE);
+}
+
+/*
+ * Upstream's 64K loses to read-around, the series does not: a data fault
+ * at 100 caches [84, 116) in pages before the first exec fault, at 116 in
+ * text starting at 112. Stock: the exec window [112, 144) meets cached
+ * 112 and falls back to pages; five pages mapped, one at a time. With
+ * 64K: read-around cached [96, 116) as 64K + 16K, and the exec window
+ * skips the cached 16K folio and fills [116, 144) with 16K, 32K and 64K
+ * folios; the two 16K folios are mapped whole.
+ */
+static void test_73_exec_after_read_around(void **state)
+{
+	static const struct execfolio_sim_segment seg = { 112 * PAGE,
+							  112 * PAGE,
+							  (256 - 112) * PAGE };
+	static const uint64_t pages[] = { 100, 116 };
+	struct execfolio_sim_result r;
+
+	run73(1 << 20, &seg, 1, pages, 2, EXECFOLIO_SIM_STOCK, 0,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.major_faults, 2);
+	assert_int_equal(r.cache_bytes, 60 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 5);
+	assert_int_equal(r.aligned[0], 5);
+
+	run73(1 << 20, &seg, 1, pages, 2, EXECFOLIO_SIM_POLICY, 4,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.major_faults, 2);
+	assert_int_equal(r.cache_bytes, 48 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 8);
+	assert_int_equal(r.aligned[2], 8);
+}
+
+/*
+ * Async readahead on 7.3 takes its order from the readahead state: the
+ * mark at 108 of the order-0 read-around [84, 116) reads [116, 148) as
+ * order-2 folios; the mark on 116 then reads order 4 and trims the
+ * window's end to a 64K boundary: [148, 176), 28 pages.
+ */
+static void test_73_async_order(void **state)
+{
+	static const uint64_t pages[] = { 100, 101, 108, 128, 116 };
+	struct execfolio_sim_result r;
+
+	run73(1 << 20, NULL, 0, pages, 3, EXECFOLIO_SIM_STOCK, 0,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.major_faults, 1);
+	assert_int_equal(r.cache_bytes, 64 * PAGE);
+	run73(1 << 20, NULL, 0, pages, 5, EXECFOLIO_SIM_STOCK, 0,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.major_faults, 1);
+	assert_int_equal(r.cache_bytes, (64 + 28) * PAGE);
+}
+
+/*
+ * mmap_miss on 7.3: exec faults neither count nor stop read-around, so
+ * 102 scattered exec faults each read 32 pages; data faults still stop
+ * after 100 misses, as on 6.12.
+ */
+static void test_73_mmap_miss(void **state)
+{
+	static const struct execfolio_sim_segment seg = { 0, 0,
+							  110 * 64 * PAGE };
+	uint64_t pages[102];
+	struct execfolio_sim_result r;
+	int i;
+
+	for (i = 0; i < 102; i++)
+		pages[i] = 64 * i + 32;
+	run73(110 * 64 * PAGE, &seg, 1, pages, 102, EXECFOLIO_SIM_STOCK, 0,
+	      EXECFOLIO_SIM_ARCH_X86_64, &r);
+	assert_int_equal(r.major_faults, 102);
+	assert_int_equal(r.cache_bytes, 102 * 32 * PAGE);
+	run73(110 * 64 * PAGE, NULL, 0, pages, 102, EXECFOLIO_SIM_STOCK, 0,
+	      EXECFOLIO_SIM_ARCH_X86_64, &r);
+	assert_int_equal(r.cache_bytes, (100 * 32 + 2) * PAGE);
+}
+
+/*
+ * The loader's read(2) of the header on 7.3: [0, 4) in pages, marked at
+ * 1; fault-around then maps 0, 2 and 3 (not the marked page) and nothing
+ * more is read. With 64K: one 64K folio, unmarked, mapped whole.
+ */
+static void test_73_syscall_read(void **state)
+{
+	struct execfolio_sim_touch t = { .page = 0,
+					 .stream = 1,
+					 .syscall = true };
+	struct execfolio_sim_file file = { 1 << 20, &whole_1m, 1, &t, 1 };
+	struct execfolio_sim_params p;
+	struct execfolio_sim_result r;
+
+	execfolio_sim_defaults(&p, EXECFOLIO_SIM_STOCK, 0);
+	p.arch = EXECFOLIO_SIM_ARCH_ARM64;
+	assert_int_equal(execfolio_sim_run(&file, &p, &r), 0);
+	assert_int_equal(r.major_faults, 0);
+	assert_int_equal(r.cache_bytes, 4 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 3);
+	assert_int_equal(r.aligned[0], 3);
+
+	execfolio_sim_defaults(&p, EXECFOLIO_SIM_POLICY, 4);
+	p.arch = EXECFOLIO_SIM_ARCH_ARM64;
+	assert_int_equal(execfolio_sim_run(&file, &p, &r), 0);
+	assert_int_equal(r.cache_bytes, 16 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 16);
+	assert_int_equal(r.aligned[4], 16);
+}
+
+/* The names the command line takes, and exec_folio_order() per arch. */
+static void test_kernel_and_arch(void **state)
+{
+	enum execfolio_sim_kernel k = EXECFOLIO_SIM_KERNEL_6_12;
+	enum execfolio_sim_arch a = EXECFOLIO_SIM_ARCH_NATIVE;
+	struct execfolio_sim_params p;
+
+	execfolio_sim_defaults(&p, EXECFOLIO_SIM_STOCK, 0);
+	assert_int_equal(p.kernel, EXECFOLIO_SIM_KERNEL_7_3);
+	assert_int_equal(p.arch, EXECFOLIO_SIM_ARCH_NATIVE);
+	assert_int_equal(execfolio_sim_kernel_parse("7.3", &k), 0);
+	assert_int_equal(k, EXECFOLIO_SIM_KERNEL_7_3);
+	assert_int_equal(execfolio_sim_kernel_parse("6.12", &k), 0);
+	assert_int_equal(k, EXECFOLIO_SIM_KERNEL_6_12);
+	assert_int_equal(execfolio_sim_kernel_parse("7", &k), -EINVAL);
+	assert_int_equal(execfolio_sim_kernel_parse("", &k), -EINVAL);
+	assert_int_equal(k, EXECFOLIO_SIM_KERNEL_6_12);
+	assert_string_equal(execfolio_sim_kernel_name(EXECFOLIO_SIM_KERNEL_7_3),
+			    "7.3");
+	assert_string_equal(
+		execfolio_sim_kernel_name(EXECFOLIO_SIM_KERNEL_6_12), "6.12");
+	assert_string_equal(execfolio_sim_kernel_name(9), "?");
+	assert_int_equal(execfolio_sim_arch_parse("arm64", &a), 0);
+	assert_int_equal(a, EXECFOLIO_SIM_ARCH_ARM64);
+	assert_int_equal(execfolio_sim_arch_parse("x86_64", &a), 0);
+	assert_int_equal(a, EXECFOLIO_SIM_ARCH_X86_64);
+	assert_int_equal(execfolio_sim_arch_parse("aarch64", &a), -EINVAL);
+	assert_string_equal(execfolio_sim_arch_name(EXECFOLIO_SIM_ARCH_ARM64),
+			    "arm64");
+#ifdef __aarch64__
+	assert_string_equal(execfolio_sim_arch_name(EXECFOLIO_SIM_ARCH_NATIVE),
+			    "arm64");
+#else
+	assert_string_equal(execfolio_sim_arch_name(EXECFOLIO_SIM_ARCH_NATIVE),
+			    "x86_64");
+#endif
+	assert_int_equal(execfolio_sim_arch_exec_order(EXECFOLIO_SIM_ARCH_ARM64,
+						       4096),
+			 4);
+	assert_int_equal(execfolio_sim_arch_exec_order(EXECFOLIO_SIM_ARCH_ARM64,
+						       16384),
+			 2);
+	assert_int_equal(execfolio_sim_arch_exec_order(EXECFOLIO_SIM_ARCH_ARM64,
+						       65536),
+			 0);
+	assert_int_equal(
+		execfolio_sim_arch_exec_order(EXECFOLIO_SIM_ARCH_X86_64, 4096),
+		0);
+}
+
 static void test_bad_params(void **state)
 {
 	struct execfolio_sim_file file = { 1 << 20, NULL, 0, NULL, 0 };
@@ -299,6 +624,12 @@ static void test_bad_params(void **state)
 	assert_int_equal(execfolio_sim_run(&file, &p, &r), -EINVAL);
 	execfolio_sim_defaults(&p, EXECFOLIO_SIM_STOCK, 0);
 	p.page_size = 5000;
+	assert_int_equal(execfolio_sim_run(&file, &p, &r), -EINVAL);
+	execfolio_sim_defaults(&p, EXECFOLIO_SIM_STOCK, 0);
+	p.kernel = 2;
+	assert_int_equal(execfolio_sim_run(&file, &p, &r), -EINVAL);
+	execfolio_sim_defaults(&p, EXECFOLIO_SIM_STOCK, 0);
+	p.arch = 3;
 	assert_int_equal(execfolio_sim_run(&file, &p, &r), -EINVAL);
 }
 
@@ -317,6 +648,16 @@ int main(void)
 		cmocka_unit_test(test_unaligned),
 		cmocka_unit_test(test_mmap_lotsamiss),
 		cmocka_unit_test(test_no_segments),
+		cmocka_unit_test(test_73_arm64_exec_fault),
+		cmocka_unit_test(test_73_x86_64_exec_fault),
+		cmocka_unit_test(test_73_policy_order_wins),
+		cmocka_unit_test(test_73_read_around_aligned),
+		cmocka_unit_test(test_73_no_folio_past_eof),
+		cmocka_unit_test(test_73_exec_after_read_around),
+		cmocka_unit_test(test_73_async_order),
+		cmocka_unit_test(test_73_mmap_miss),
+		cmocka_unit_test(test_73_syscall_read),
+		cmocka_unit_test(test_kernel_and_arch),
 		cmocka_unit_test(test_bad_params),
 	};
 

@@ -4,12 +4,13 @@
 # fidelity-compare.sh OUTDIR EXECFOLIOFS
 #
 # TAP: the report of execfoliofs (the program EXECFOLIOFS, run here on the
-# trace the guest recorded) against the real tables execfolio stat measured
-# in the guests (fidelity-run.sh: OUTDIR/patched and OUTDIR/stock), row by
-# row of the seed's table, each as a share of the mapped text: the 64k
-# column against the patched kernel with every file tagged 64k, the stock
-# column against the stock kernel.  A row passes when the two differ by at
-# most FIDELITY_PP percentage points (5).
+# trace the guest recorded, with the model the guests printed: their
+# kernel's base, architecture and read_ahead_kb) against the real tables
+# execfolio stat measured in the guests (fidelity-run.sh: OUTDIR/patched and
+# OUTDIR/stock), row by row of the seed's table, each as a share of the
+# mapped text: the 64k column against the patched kernel with every file
+# tagged 64k, the stock column against the stock kernel.  A row passes when
+# the two differ by at most FIDELITY_PP percentage points (5).
 set -u
 out=$1
 efs=$2
@@ -65,8 +66,20 @@ block "$tap_patched" trace >"$tmp/trace"
 block "$tap_patched" real-64k | real_rows >"$tmp/real-64k"
 block "$tap_stock" real-stock | real_rows >"$tmp/real-stock"
 
+# The report options of the guests' kernels (guest/fidelity.sh): both
+# boots must be of one base and disk window, or no column means anything.
+model=$(block "$tap_patched" model)
+if [ -z "$model" ] || [ "$model" != "$(block "$tap_stock" model)" ]; then
+	echo "1..1"
+	echo "not ok 1 - the guests printed no model, or different ones:" \
+		"patched '$model', stock '$(block "$tap_stock" model)'"
+	exit 1
+fi
+kernel=$(echo "$model" | sed -n 's/.*--kernel \([^ ]*\).*/\1/p')
+
+# shellcheck disable=SC2086 # $model is words
 if [ ! -s "$tmp/trace" ] ||
-	! "$efs" --report --json "$tmp/trace" >"$tmp/report.json" 2>"$tmp/err"; then
+	! "$efs" --report --json $model "$tmp/trace" >"$tmp/report.json" 2>"$tmp/err"; then
 	echo "1..1"
 	echo "not ok 1 - no report from the guest's trace (see $tap_patched)"
 	sed -e 's/^/# /' "$tmp/err" 2>/dev/null
@@ -89,7 +102,8 @@ for c in 64k stock; do
 done >"$tmp/rows"
 
 echo "1..$(wc -l <"$tmp/rows")"
-awk -v tol="$tol" '
+echo "# the report's model: $model"
+awk -v tol="$tol" -v kernel="$kernel" '
 	$2 == "missing" {
 		printf "not ok %d - %s: no real table from the guest\n", NR, $1
 		bad = 1; next
@@ -97,7 +111,7 @@ awk -v tol="$tol" '
 	{
 		d = $3 - $4; if (d < 0) d = -d
 		what = sprintf("%s %s: predicted %.1f%%, real %.1f%% (%.1f pp)",
-			$1 == "64k" ? "this policy at 64k," : "stock 6.12,", $2, $3, $4, d)
+			$1 == "64k" ? "this policy at 64k," : "stock " kernel ",", $2, $3, $4, d)
 		if (d <= tol) printf "ok %d - %s\n", NR, what
 		else { printf "not ok %d - %s\n", NR, what; bad = 1 }
 	}

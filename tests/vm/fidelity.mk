@@ -6,9 +6,10 @@
 # Debian's sqlite3 running tests/vm/fidelity-workload.sql in the arm64
 # guest, traced under execfoliofs on the patched test kernel and measured
 # with execfolio stat from XFS, tagged 64k on the patched kernel and
-# untagged on the stock one (tests/vm/guest/fidelity.sh); the report's 64k
-# and stock columns against the real tables, row by row
-# (tests/vm/fidelity-compare.sh); DESIGN.md section 8.4.
+# untagged on the stock one (tests/vm/guest/fidelity.sh); the report, run
+# with the model the guests print (their kernel's base, the architecture,
+# the disk's read_ahead_kb), its 64k and stock columns against the real
+# tables, row by row (tests/vm/fidelity-compare.sh); DESIGN.md section 8.4.
 #
 #   make check-vm-fidelity
 
@@ -25,8 +26,10 @@ $(SQLITE_TREE).stamp: tests/workloads/debian-tree.sh
 .PHONY: check-vm-fidelity
 CHECK_TIERS += vm-fidelity
 
-# The report's simulator models the page cache of Linux 6.12: the tier
-# compares it with the 6.12 kernels until it models 7.3 too.
+# The kernels of this base (fs/kernel.mk): the patched test kernel and the
+# stock one (KSERIES=stock). The report follows the guests' kernel (6.12 or
+# 7.3 model), so the base is this line's alone; 6.12 until the 7.3 model has
+# been checked against the 7.3 kernels.
 check-vm-fidelity: KBASE := 6.12
 
 # $(call vm_fidelity_fail,REASON): record a run that could not be set up.

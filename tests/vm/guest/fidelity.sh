@@ -5,6 +5,9 @@
 # sqlite3 running tests/vm/fidelity-workload.sql, a program and workload
 # the simulator was not tuned on, from the disk of tests/vm/fidelity-disk.sh.
 #
+# Both kernels first print the report options that model them (the
+# kernel's base, the architecture, the disk's read_ahead_kb) between
+# "fidelity-begin model" and "fidelity-end model".
 # On the patched kernel: (1) the workload under execfoliofs in trace mode
 # over fidelity/plain, then execfoliofs --report on the trace; (2) the
 # workload from fidelity/tagged (everything tagged 64k) on XFS with cold
@@ -63,8 +66,18 @@ if vmhelper state /mnt/fidelity/tagged/usr/bin/sqlite3 >/dev/null 2>&1; then
 else
 	kernel=stock
 fi
-diag "kernel: $kernel ($(uname -r)), read_ahead_kb" \
-	"$(cat "/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb")"
+ra_kb=$(cat "/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb")
+diag "kernel: $kernel ($(uname -r)), read_ahead_kb $ra_kb"
+# The report's model of this kernel: its base (kbase, vmlib.sh), this
+# architecture (the host that compares is another), the disk's window.
+case $(uname -m) in
+aarch64) arch=arm64 ;;
+*) arch=x86_64 ;;
+esac
+model="--kernel $(kbase) --arch $arch --ra-kb $ra_kb"
+echo "# fidelity-begin model"
+echo "# $model"
+echo "# fidelity-end model"
 
 if [ $kernel = patched ]; then
 	echo "1..9"
@@ -97,7 +110,8 @@ if [ $kernel = patched ]; then
 	diag "trace: $(grep -c '^read ' /tmp/fidelity.trace) reads of" \
 		"$(grep -c '^file ' /tmp/fidelity.trace) files"
 	emit trace /tmp/fidelity.trace
-	if /tmp/execfoliofs --report --per-file /tmp/fidelity.trace \
+	# shellcheck disable=SC2086 # $model is words
+	if /tmp/execfoliofs --report --per-file $model /tmp/fidelity.trace \
 		>/tmp/report.txt 2>/tmp/report.err; then
 		ok "execfoliofs --report"
 		sed -e 's/^/# /' /tmp/report.txt

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The fault and read paths of Linux 6.12 and of the 6.12 backport of the
+ * execfolio series (a preferred order; the exec fault hook and the whole
+ * folio mapping of its patches 2 and 3), as the simulator replays them.
+ */
+#include <errno.h>
+
+#include "simulate_internal.h"
+
+static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
+				unsigned int new_order)
+{
+	struct ra_state *ra = ractl->ra;
+	uint64_t min_nr = 1ull << s->min_order;
+	uint64_t index = ractl->index;
+	uint64_t limit = (s->size - 1) / s->p->page_size;
+	uint64_t mark = index + ra->size - ra->async_size;
+	uint64_t min_ra_size = s->pref_order ? min_nr : max_u64(4, min_nr);
+	int err = 0;
+
+	if (ra->size < min_ra_size)
+		goto fallback;
+
+	limit = min_u64(limit, index + ra->size - 1);
+	if (new_order < s->max_order)
+		new_order += 2;
+	if (new_order > s->max_order)
+		new_order = s->max_order;
+	if (new_order > ilog2_u64(ra->size))
+		new_order = ilog2_u64(ra->size);
+	if (new_order < s->min_order)
+		new_order = s->min_order;
+	/* A window sized for the preferred order gets it (patch 1). */
+	new_order =
+		max_u64(new_order, min_u64(s->pref_order, ilog2_u64(ra->size)));
+
+	ractl->index = round_down_u64(index, min_nr);
+	index = ractl->index;
+	while (index <= limit) {
+		unsigned int order = new_order;
+
+		if (index & ((1ull << order) - 1))
+			order = __builtin_ctzll(index);
+		while (order > s->min_order &&
+		       index + (1ull << order) - 1 > limit)
+			order--;
+		/* ra_alloc_folio() */
+		err = sim_add_folio(s, index, order,
+				    index == round_down_u64(mark,
+							    1ull << order));
+		if (err)
+			break;
+		ractl->nr_pages += 1ull << order;
+		index += 1ull << order;
+	}
+	sim_read_pages(ractl);
+	if (!err)
+		return;
+fallback:
+	sim_do_page_cache_ra(s, ractl, ra->size, ra->async_size);
+}
+
+static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
+				uint64_t head, uint64_t req_count)
+{
+	struct ra_state *ra = ractl->ra;
+	uint64_t max_pages = s->p->ra_pages;
+	uint64_t index = ractl->index, expected, start;
+	unsigned int order = s->order[head];
+
+	s->ra_mark[head] = 0;
+	expected = round_down_u64(ra->start + ra->size - ra->async_size,
+				  1ull << order);
+	if (index == expected) {
+		ra->start += ra->size;
+		ra->size =
+			max_u64(ra->size, sim_get_next_ra_size(ra, max_pages));
+		ra->async_size = ra->size;
+	} else {
+		start = sim_page_cache_next_miss(s, index + 1, max_pages);
+		if (!start || start - index > max_pages)
+			return;
+		ra->start = start;
+		ra->size = start - index + req_count;
+		ra->size = sim_get_next_ra_size(ra, max_pages);
+		ra->async_size = ra->size;
+	}
+	ractl->index = ra->start;
+	page_cache_ra_order(s, ractl, order);
+}
+
+/* page_cache_ra_pref() of the series: whole preferred folios, no mark. */
+static void page_cache_ra_pref(struct sim *s, struct ractl *ractl,
+			       uint64_t index, uint64_t nr_pages)
+{
+	uint64_t nr = 1ull << s->pref_order;
+	uint64_t start = round_down_u64(index, nr);
+	struct ra_state window = {
+		.start = start,
+		.size = round_down_u64(index + nr_pages + nr - 1, nr) - start,
+	};
+	struct ractl pref = { .index = start, .ra = &window };
+
+	page_cache_ra_order(s, &pref, s->pref_order);
+	ractl->index = pref.index;
+}
+
+/* page_cache_sync_ra(): a read(2) or execve(2) missed the cache. */
+static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
+			       uint64_t index, uint64_t req_count)
+{
+	struct ractl ractl = { .index = index, .ra = ra };
+	uint64_t max_pages = s->p->ra_pages, miss, contig;
+
+	if (!max_pages) {
+		sim_do_page_cache_ra(s, &ractl, req_count, 0);
+		return;
+	}
+	if (!index || req_count > max_pages ||
+	    (ra->prev_index != NO_FOLIO && index - ra->prev_index <= 1)) {
+		ra->start = index;
+		ra->size = sim_get_init_ra_size(req_count, max_pages);
+		ra->async_size = ra->size > req_count ? ra->size - req_count :
+							ra->size >> 1;
+		goto readit;
+	}
+	miss = sim_page_cache_prev_miss(s, index - 1, max_pages);
+	contig = index - miss - 1;
+	if (contig <= req_count) {
+		/* A small random read, the readahead state left alone. */
+		if (s->pref_order)
+			page_cache_ra_pref(s, &ractl, index, req_count);
+		else
+			sim_do_page_cache_ra(s, &ractl, req_count, 0);
+		return;
+	}
+	if (miss == NO_FOLIO)
+		contig *= 2;
+	ra->start = index;
+	ra->size = min_u64(contig + req_count, max_pages);
+	ra->async_size = 1;
+readit:
+	if (s->pref_order) {
+		/* Whole preferred folios; the async mark stays inside. */
+		uint64_t nr = 1ull << s->pref_order;
+		uint64_t end =
+			round_down_u64(ra->start + ra->size + nr - 1, nr);
+
+		ra->start = round_down_u64(ra->start, nr);
+		ra->size = end - ra->start;
+		ra->async_size = min_u64(ra->async_size, ra->size - 1);
+	}
+	ractl.index = ra->start;
+	page_cache_ra_order(s, &ractl, 0);
+}
+
+/*
+ * do_exec_folio_readahead() of the execfolio series (patch 2): the
+ * naturally aligned folio of the preferred order around the fault,
+ * bounded to the part of the file the VMA maps, read with a window of its
+ * own (no async mark, the file's readahead state untouched).
+ */
+static void do_exec_folio_readahead(struct sim *s, const struct vma *vma,
+				    uint64_t page)
+{
+	uint64_t nr = 1ull << s->pref_order;
+	uint64_t start = round_down_u64(page, nr);
+	uint64_t first = max_u64(start, vma->first);
+	uint64_t end = min_u64(start + nr, vma->last + 1);
+	struct ra_state window = { .start = first, .size = end - first };
+	struct ractl ractl = { .index = first, .ra = &window };
+
+	page_cache_ra_order(s, &ractl, s->pref_order);
+}
+
+static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
+				   uint64_t page, int vma_idx, bool exec)
+{
+	struct ractl ractl = { .index = page, .ra = ra };
+	unsigned int ra_pages = s->p->ra_pages;
+
+	if (exec && s->pref_order && ra_pages) {
+		do_exec_folio_readahead(s, &s->vmas[vma_idx], page);
+		return;
+	}
+	if (exec && s->p->mode == EXECFOLIO_SIM_EXEC_ORDER) {
+		/* The seed's hook: a fixed order for every exec fault. */
+		unsigned int order = s->p->order;
+
+		ra->size = 1ull << order;
+		ra->async_size = 0;
+		ractl.index = round_down_u64(page, 1ull << order);
+		page_cache_ra_order(s, &ractl, order);
+		return;
+	}
+	if (!ra_pages)
+		return;
+	if (ra->mmap_miss < MMAP_MISS_CAP)
+		ra->mmap_miss++;
+	if (ra->mmap_miss > EXECFOLIO_SIM_LOTSAMISS)
+		return;
+	ra->start = page > ra_pages / 2 ? page - ra_pages / 2 : 0;
+	ra->size = ra_pages;
+	ra->async_size = ra_pages / 4;
+	ractl.index = ra->start;
+	page_cache_ra_order(s, &ractl, 0);
+}
+
+static void do_async_mmap_readahead(struct sim *s, struct ra_state *ra,
+				    uint64_t page, bool exec)
+{
+	struct ractl ractl = { .index = page, .ra = ra };
+	uint64_t head = s->head[page];
+
+	if (!s->p->ra_pages)
+		return;
+	/* Text with a preferred folio order gets no async readahead. */
+	if (exec && s->pref_order)
+		return;
+	if (ra->mmap_miss)
+		ra->mmap_miss--;
+	if (s->ra_mark[head])
+		page_cache_async_ra(s, &ractl, head, s->p->ra_pages);
+}
+
+/*
+ * finish_fault() of the execfolio series (patch 3): a read fault on text
+ * with a preferred folio order maps the whole folio when it lies inside
+ * the VMA and one page table and none of its pages is mapped yet.
+ */
+static bool map_whole_folio(struct sim *s, uint64_t page, int vma_idx)
+{
+	const struct vma *vma = &s->vmas[vma_idx];
+	uint64_t head = s->head[page], nr = 1ull << s->order[head], i;
+	uint64_t table = 1ull << s->pmd_order;
+	uint64_t va = (uint64_t)((int64_t)head + vma->delta);
+
+	if (nr == 1 || head < vma->first || head + nr - 1 > vma->last ||
+	    round_down_u64(va, table) != round_down_u64(va + nr - 1, table))
+		return false;
+	for (i = head; i < head + nr; i++)
+		if (sim_mapped(s, i, vma_idx))
+			return false;
+	if (sim_folio_pmd_mappable(s, head, vma)) {
+		sim_map_page(s, page, vma_idx);
+		return true;
+	}
+	for (i = head; i < head + nr; i++)
+		s->text_map[i] = vma_idx;
+	return true;
+}
+
+/* do_fault_around() + filemap_map_pages(): map what is cached nearby. */
+static void do_fault_around(struct sim *s, uint64_t page, int vma_idx)
+{
+	const struct vma *vma = &s->vmas[vma_idx];
+	uint64_t nr = s->p->fault_around_pages, table = 1ull << s->pmd_order;
+	uint64_t va = page + vma->delta, from, to, q;
+
+	from = max_u64(round_down_u64(va, nr), vma->first + vma->delta);
+	from = max_u64(from, round_down_u64(va, table));
+	to = min_u64(from + nr, round_down_u64(va, table) + table);
+	to = min_u64(to, vma->last + vma->delta + 1);
+	for (q = from - vma->delta; q < to - vma->delta; q++) {
+		if (q >= s->npages || !sim_present(s, q) ||
+		    s->ra_mark[s->head[q]])
+			continue;
+		sim_map_page(s, q, vma_idx);
+	}
+}
+
+int sim_fault_612(struct sim *s, const struct execfolio_sim_touch *t)
+{
+	uint64_t page = t->page, min_nr = 1ull << s->min_order;
+	int vma = sim_find_vma(s, page);
+	bool exec = !sim_is_data_vma(s, vma);
+	struct ra_state *ra = sim_stream(s, t->stream);
+
+	if (!ra)
+		return -ENOMEM;
+	if (sim_mapped(s, page, vma))
+		return 0;
+	if (s->p->fault_around_pages > 1) {
+		do_fault_around(s, page, vma);
+		if (sim_mapped(s, page, vma))
+			return 0;
+	}
+	if (sim_present(s, page)) {
+		do_async_mmap_readahead(s, ra, page, exec);
+	} else {
+		s->r->major_faults++;
+		do_sync_mmap_readahead(s, ra, page, vma, exec);
+		if (!sim_present(s, page) &&
+		    sim_add_folio(s, round_down_u64(page, min_nr), s->min_order,
+				  false))
+			return -ENOMEM;
+	}
+	if (exec && s->pref_order && map_whole_folio(s, page, vma))
+		return 0;
+	sim_map_page(s, page, vma);
+	return 0;
+}
+
+/*
+ * filemap_read() of one page by a system call: sync readahead on a miss
+ * (then filemap_create_folio(), a preferred folio if it lies inside the
+ * file), async readahead on a marked folio (filemap_readahead()). Nothing
+ * is mapped.
+ */
+int sim_read_612(struct sim *s, const struct execfolio_sim_touch *t)
+{
+	struct ra_state *ra = sim_stream(s, t->stream);
+	uint64_t page = t->page, nr = 1ull << s->pref_order;
+
+	if (!ra)
+		return -ENOMEM;
+	if (!sim_present(s, page)) {
+		page_cache_sync_ra(s, ra, page, 1);
+		if (!sim_present(s, page) &&
+		    ((round_down_u64(page, nr) + nr) * s->p->page_size >
+			     s->size ||
+		     sim_add_folio(s, round_down_u64(page, nr), s->pref_order,
+				   false)) &&
+		    sim_add_folio(s, page, 0, false))
+			return -ENOMEM;
+	} else if (s->ra_mark[s->head[page]]) {
+		uint64_t head = s->head[page];
+		struct ractl ractl = { .index = head, .ra = ra };
+
+		page_cache_async_ra(s, &ractl, head, page + 1 - head);
+	}
+	ra->prev_index = page;
+	return 0;
+}

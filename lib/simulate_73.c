@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The fault and read paths of Linux 7.3 (mm/filemap.c, mm/readahead.c,
+ * mm/memory.c of Debian's linux-source-7.3) and of the execfolio series on
+ * it (patch 1: the preferred order in readahead and filemap_create_folio();
+ * patch 2: the file's order in the VM_EXEC branch, read-around from a
+ * folio boundary), as the simulator replays them.
+ */
+#include <errno.h>
+#include <limits.h>
+
+#include "simulate_internal.h"
+
+/*
+ * page_cache_ra_order(): the order comes from the readahead state, clamped
+ * to the window; no readahead mark when the window reaches EOF. With a
+ * preferred order (patch 1) that order is a floor where the window can
+ * hold it, and a folio that overlaps cached pages is retried smaller, the
+ * cached pages skipped, instead of ending the window.
+ */
+static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
+				struct ra_state *ra)
+{
+	uint64_t start = ractl->index, index = start;
+	uint64_t limit = (s->size - 1) / s->p->page_size;
+	uint64_t mark = NO_FOLIO;
+	unsigned int new_order = ra->order, retry_order = UINT_MAX;
+	unsigned int size_order;
+	int err = 0;
+
+	/*
+	 * ilog2(0) is -1 in the kernel, no bound: async readahead from a
+	 * fresh state at a marked folio at index 0 has an empty window, whose
+	 * end wraps below; stock then stops at the cached folio, the series
+	 * skips it and reads on to EOF.
+	 */
+	size_order = ra->size ? ilog2_u64(ra->size) : UINT_MAX;
+
+	if (limit > index + ra->size - 1) {
+		limit = index + ra->size - 1;
+		mark = index + ra->size - ra->async_size;
+	}
+	new_order = min_u64(new_order, s->max_order);
+	new_order = min_u64(new_order, size_order);
+	new_order = max_u64(new_order, s->min_order);
+	new_order = max_u64(new_order, min_u64(s->pref_order, size_order));
+	ra->order = new_order;
+
+	ractl->index = round_down_u64(index, 1ull << s->min_order);
+	index = ractl->index;
+	while (index <= limit) {
+		unsigned int order = min_u64(new_order, retry_order);
+
+		if (index & ((1ull << order) - 1))
+			order = __builtin_ctzll(index);
+		while (order > s->min_order &&
+		       index + (1ull << order) - 1 > limit)
+			order--;
+		/* ra_alloc_folio(): the mark rounded down to the folio */
+		err = sim_add_folio(
+			s, index, order,
+			mark != NO_FOLIO &&
+				index == round_down_u64(mark, 1ull << order));
+		retry_order = UINT_MAX;
+		if (err == -EEXIST && s->pref_order) {
+			if (order > s->min_order) {
+				retry_order = order - 1;
+				err = 0;
+				continue;
+			}
+			/* The batch stays contiguous: read it, skip the page. */
+			sim_read_pages(ractl);
+			index += 1ull << order;
+			ractl->index = index;
+			err = 0;
+			continue;
+		}
+		if (err)
+			break;
+		ractl->nr_pages += 1ull << order;
+		index += 1ull << order;
+	}
+	sim_read_pages(ractl);
+	if (!err)
+		return;
+	/* Part of the window was cached: the rest in minimum-order folios. */
+	if (ra->size > index - start)
+		sim_do_page_cache_ra(s, ractl, ra->size - (index - start),
+				     ra->async_size);
+}
+
+/*
+ * page_cache_async_ra(): the window moves on (or is rebuilt from the
+ * cache), the state's order grows by 2 and the window's end is trimmed
+ * to a boundary of it.
+ */
+static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
+				uint64_t head, uint64_t req_count)
+{
+	struct ra_state *ra = ractl->ra;
+	uint64_t max_pages = s->p->ra_pages;
+	uint64_t index = ractl->index, expected, start, end, aligned_end;
+	uint64_t align;
+
+	if (!max_pages)
+		return;
+	s->ra_mark[head] = 0;
+	expected = round_down_u64(ra->start + ra->size - ra->async_size,
+				  1ull << s->order[head]);
+	if (index == expected) {
+		ra->start += ra->size;
+		ra->size =
+			max_u64(ra->size, sim_get_next_ra_size(ra, max_pages));
+	} else {
+		start = sim_page_cache_next_miss(s, index + 1, max_pages);
+		if (!start || start - index > max_pages)
+			return;
+		ra->start = start;
+		ra->size = start - index + req_count;
+		ra->size = sim_get_next_ra_size(ra, max_pages);
+	}
+	ra->order += 2;
+	/* 1 << min(ra->order, ffs(max_pages) - 1) */
+	align = 1ull << min_u64(ra->order, __builtin_ctzll(max_pages));
+	end = ra->start + ra->size;
+	aligned_end = round_down_u64(end, align);
+	if (aligned_end > ra->start)
+		ra->size -= end - aligned_end;
+	ra->async_size = ra->size;
+	ractl->index = ra->start;
+	page_cache_ra_order(s, ractl, ra);
+}
+
+/*
+ * page_cache_sync_ra(): a read(2) or execve(2) missed the cache. Order-0
+ * folios on stock 7.3; with a preferred order the window is widened to
+ * whole folios of it (patch 1), and a lone small read is left alone.
+ */
+static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
+			       uint64_t index, uint64_t req_count)
+{
+	struct ractl ractl = { .index = index, .ra = ra };
+	uint64_t max_pages = s->p->ra_pages, miss, contig;
+
+	if (!max_pages) {
+		/* force_page_cache_ra() of the page asked for */
+		sim_do_page_cache_ra(s, &ractl, req_count, 0);
+		return;
+	}
+	if (!index || req_count > max_pages ||
+	    (ra->prev_index != NO_FOLIO && index - ra->prev_index <= 1)) {
+		ra->start = index;
+		ra->size = sim_get_init_ra_size(req_count, max_pages);
+		ra->async_size = ra->size > req_count ? ra->size - req_count :
+							ra->size >> 1;
+		goto readit;
+	}
+	miss = sim_page_cache_prev_miss(s, index - 1, max_pages);
+	contig = index - miss - 1;
+	if (contig <= req_count) {
+		/* A small random read, the readahead state left alone. */
+		sim_do_page_cache_ra(s, &ractl, req_count, 0);
+		return;
+	}
+	if (miss == NO_FOLIO)
+		contig *= 2;
+	ra->start = index;
+	ra->size = min_u64(contig + req_count, max_pages);
+	ra->async_size = 1;
+readit:
+	ra->order = 0;
+	if (s->pref_order) {
+		/* Whole preferred folios; the async mark stays inside. */
+		uint64_t nr = 1ull << s->pref_order;
+		uint64_t end = round_up_u64(ra->start + ra->size, nr);
+
+		ra->start = round_down_u64(ra->start, nr);
+		ra->size = end - ra->start;
+		ra->async_size = min_u64(ra->async_size, ra->size - 1);
+		ra->order = s->pref_order;
+		/* The loader's first read of the header: no mark. */
+		if (!index && ra->size == nr)
+			ra->async_size = 0;
+	}
+	ractl.index = ra->start;
+	page_cache_ra_order(s, &ractl, ra);
+}
+
+/*
+ * do_sync_mmap_readahead(). Exec faults: upstream's VM_EXEC branch, a
+ * window of ra_pages from the folio of exec_folio_order() around the
+ * fault (the file's preferred order instead when it has one, patch 2),
+ * bounded by the VMA, no async mark, no mmap_miss accounting. Other
+ * faults: read-around centred on the fault in order-0 folios, from a
+ * boundary of the preferred order when the fault stays inside (patch 2).
+ */
+static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
+				   uint64_t page, int vma_idx, bool exec)
+{
+	struct ractl ractl = { .index = page, .ra = ra };
+	uint64_t ra_pages = s->p->ra_pages;
+
+	if (!ra_pages)
+		return;
+	if (exec) {
+		const struct vma *vma = &s->vmas[vma_idx];
+		unsigned int order = s->has_pref ? s->pref_order :
+						   s->exec_order;
+		uint64_t nr = 1ull << order, end;
+
+		ra->order = order;
+		ra->start = max_u64(round_down_u64(page, nr), vma->first);
+		end = min_u64(round_up_u64(ra->start + ra_pages, nr),
+			      vma->last + 1);
+		ra->size = end - ra->start;
+		ra->async_size = 0;
+	} else {
+		uint64_t pref_nr = 1ull << s->pref_order, aligned_start;
+
+		if (ra->mmap_miss < MMAP_MISS_CAP)
+			ra->mmap_miss++;
+		if (ra->mmap_miss > EXECFOLIO_SIM_LOTSAMISS)
+			return;
+		ra->start = page > ra_pages / 2 ? page - ra_pages / 2 : 0;
+		ra->size = ra_pages;
+		ra->async_size = ra_pages / 4;
+		ra->order = 0;
+		aligned_start = round_up_u64(ra->start, pref_nr);
+		if (aligned_start <= page) {
+			ra->size -= aligned_start - ra->start;
+			ra->start = aligned_start;
+		}
+	}
+	ractl.index = ra->start;
+	page_cache_ra_order(s, &ractl, ra);
+}
+
+/* do_async_mmap_readahead(): exec faults leave mmap_miss alone. */
+static void do_async_mmap_readahead(struct sim *s, struct ra_state *ra,
+				    uint64_t page, bool exec)
+{
+	struct ractl ractl = { .index = page, .ra = ra };
+	uint64_t head = s->head[page];
+
+	if (!s->p->ra_pages)
+		return;
+	if (!exec && ra->mmap_miss)
+		ra->mmap_miss--;
+	if (s->ra_mark[head])
+		page_cache_async_ra(s, &ractl, head, s->p->ra_pages);
+}
+
+/* A page table entry for @page alone. */
+static void map_pte(struct sim *s, uint64_t page, int vma_idx)
+{
+	if (sim_is_data_vma(s, vma_idx))
+		s->data_mapped[page] = 1;
+	else
+		s->text_map[page] = vma_idx;
+}
+
+/* The folio at @head lies inside the VMA and one page table. */
+static bool folio_fits(const struct sim *s, uint64_t head, int vma_idx)
+{
+	const struct vma *vma = &s->vmas[vma_idx];
+	uint64_t nr = 1ull << s->order[head], table = 1ull << s->pmd_order;
+	uint64_t va = (uint64_t)((int64_t)head + vma->delta);
+
+	return head >= vma->first && head + nr - 1 <= vma->last &&
+	       round_down_u64(va, table) == round_down_u64(va + nr - 1, table);
+}
+
+/*
+ * finish_fault(): a PMD for a PMD-mappable folio, else the whole folio
+ * when it lies inside the VMA, one page table and the file and none of
+ * its pages is mapped yet, else the page alone.
+ */
+static void finish_fault(struct sim *s, uint64_t page, int vma_idx)
+{
+	uint64_t head = s->head[page], nr = 1ull << s->order[head], i;
+	bool inside_file = head + nr <= s->npages;
+
+	if (inside_file && sim_folio_pmd_mappable(s, head, &s->vmas[vma_idx])) {
+		sim_map_page(s, page, vma_idx);
+		return;
+	}
+	if (nr == 1 || !inside_file || !folio_fits(s, head, vma_idx)) {
+		map_pte(s, page, vma_idx);
+		return;
+	}
+	for (i = head; i < head + nr; i++) {
+		if (sim_mapped(s, i, vma_idx)) {
+			map_pte(s, page, vma_idx);
+			return;
+		}
+	}
+	for (i = head; i < head + nr; i++)
+		map_pte(s, i, vma_idx);
+}
+
+/*
+ * do_fault_around() + filemap_map_pages(): map the cached folios of the
+ * window (marked ones skipped), each whole when it lies inside the VMA,
+ * one page table and the file, and a PMD-mappable one by a PMD. The file
+ * test is filemap_map_pages()'s: the folio must end before the last page
+ * of the file, one page stricter than finish_fault()'s. A fault so
+ * resolved on a non-exec mapping takes one back from mmap_miss.
+ */
+static void do_fault_around(struct sim *s, struct ra_state *ra, uint64_t page,
+			    int vma_idx, bool exec)
+{
+	const struct vma *vma = &s->vmas[vma_idx];
+	uint64_t nr = s->p->fault_around_pages, table = 1ull << s->pmd_order;
+	uint64_t va = page + vma->delta, from, to, q, last, i;
+
+	from = max_u64(round_down_u64(va, nr), vma->first + vma->delta);
+	from = max_u64(from, round_down_u64(va, table));
+	to = min_u64(from + nr, round_down_u64(va, table) + table);
+	to = min_u64(to, vma->last + vma->delta + 1);
+	last = min_u64(to - vma->delta - 1, s->npages - 1);
+	for (q = from - vma->delta; q <= last;) {
+		uint64_t head, next;
+		bool inside_file;
+
+		if (!sim_present(s, q)) {
+			q++;
+			continue;
+		}
+		head = s->head[q];
+		next = head + (1ull << s->order[head]);
+		inside_file = next < s->npages;
+		if (s->ra_mark[head]) {
+			q = next;
+			continue;
+		}
+		if (inside_file && sim_folio_pmd_mappable(s, head, vma)) {
+			sim_map_page(s, q, vma_idx);
+			return;
+		}
+		if (inside_file && folio_fits(s, head, vma_idx)) {
+			for (i = head; i < next; i++)
+				if (!sim_mapped(s, i, vma_idx))
+					map_pte(s, i, vma_idx);
+		} else {
+			for (i = q; i < next && i <= last; i++)
+				if (!sim_mapped(s, i, vma_idx))
+					map_pte(s, i, vma_idx);
+		}
+		q = next;
+	}
+	if (!exec && sim_mapped(s, page, vma_idx) && ra->mmap_miss)
+		ra->mmap_miss--;
+}
+
+int sim_fault_73(struct sim *s, const struct execfolio_sim_touch *t)
+{
+	uint64_t page = t->page;
+	int vma = sim_find_vma(s, page);
+	bool exec = !sim_is_data_vma(s, vma);
+	struct ra_state *ra = sim_stream(s, t->stream);
+
+	if (!ra)
+		return -ENOMEM;
+	if (sim_mapped(s, page, vma))
+		return 0;
+	if (s->p->fault_around_pages > 1) {
+		do_fault_around(s, ra, page, vma, exec);
+		if (sim_mapped(s, page, vma))
+			return 0;
+	}
+	if (sim_present(s, page)) {
+		do_async_mmap_readahead(s, ra, page, exec);
+	} else {
+		s->r->major_faults++;
+		do_sync_mmap_readahead(s, ra, page, vma, exec);
+		/* __filemap_get_folio(FGP_CREAT | FGP_FOR_MMAP): order 0 */
+		if (!sim_present(s, page) && sim_add_folio(s, page, 0, false))
+			return -ENOMEM;
+	}
+	finish_fault(s, page, vma);
+	return 0;
+}
+
+/*
+ * filemap_create_folio(): with a preferred order (patch 1), a folio of it
+ * where it lies wholly inside the file and none of it is cached; else a
+ * page.
+ */
+static int filemap_create_folio(struct sim *s, uint64_t page)
+{
+	uint64_t nr = 1ull << s->pref_order, start = round_down_u64(page, nr);
+
+	if (s->pref_order && (start + nr) * s->p->page_size <= s->size &&
+	    !sim_add_folio(s, start, s->pref_order, false))
+		return 0;
+	return sim_add_folio(s, page, 0, false) ? -ENOMEM : 0;
+}
+
+/*
+ * filemap_read() of one page by a system call (filemap_get_pages()): sync
+ * readahead on a miss, then a folio of its own if readahead left the page
+ * out; async readahead when the folio found, even one sync readahead just
+ * read, is marked. Nothing is mapped.
+ */
+int sim_read_73(struct sim *s, const struct execfolio_sim_touch *t)
+{
+	struct ra_state *ra = sim_stream(s, t->stream);
+	uint64_t page = t->page, head;
+	int ret = 0;
+
+	if (!ra)
+		return -ENOMEM;
+	if (!sim_present(s, page))
+		page_cache_sync_ra(s, ra, page, 1);
+	if (!sim_present(s, page)) {
+		ret = filemap_create_folio(s, page);
+	} else {
+		head = s->head[page];
+		if (s->ra_mark[head]) {
+			/* filemap_readahead(): from the folio found */
+			struct ractl ractl = { .index = head, .ra = ra };
+
+			page_cache_async_ra(s, &ractl, head, page + 1 - head);
+		}
+	}
+	ra->prev_index = page;
+	return ret;
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The simulator's state and the parts of the page cache that Linux 6.12
+ * and 7.3 share (simulate.c), for the fault and read paths of each kernel
+ * (simulate_612.c, simulate_73.c). Function names follow the kernel
+ * functions they model, with a sim_ prefix where they are shared.
+ */
+#ifndef EXECFOLIO_SIMULATE_INTERNAL_H
+#define EXECFOLIO_SIMULATE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <execfolio/simulate.h>
+
+#define NO_FOLIO UINT64_MAX
+#define NOT_MAPPED -1
+#define MMAP_MISS_CAP (EXECFOLIO_SIM_LOTSAMISS * 10)
+
+/* struct file_ra_state: one per open file (trace stream). */
+struct ra_state {
+	uint64_t start;
+	uint64_t size;
+	uint64_t async_size;
+	unsigned int mmap_miss;
+	unsigned int order; /* 7.3: the order of the last readahead */
+	uint64_t prev_index; /* prev_pos >> PAGE_SHIFT; NO_FOLIO: none yet */
+};
+
+/* struct readahead_control: the window being built. */
+struct ractl {
+	uint64_t index;
+	uint64_t nr_pages;
+	struct ra_state *ra;
+};
+
+struct vma {
+	uint64_t first, last; /* file pages */
+	int64_t delta; /* virtual page = file page + delta */
+};
+
+struct sim {
+	const struct execfolio_sim_params *p;
+	struct execfolio_sim_result *r;
+	uint64_t size;
+	uint64_t npages; /* pages holding file data */
+	uint64_t nslots; /* room for folios reaching past EOF */
+	unsigned int min_order, max_order, pmd_order, cont_order;
+	unsigned int pref_order; /* mapping_pref_folio_order(), 0 for none */
+	/* 7.3: mapping_has_folio_pref_order(), true even for order 0 */
+	bool has_pref;
+	/* 7.3: the VM_EXEC branch's order without a preference */
+	unsigned int exec_order;
+
+	uint64_t *head; /* first page of the folio caching each page */
+	uint8_t *order; /* at the head */
+	uint8_t *ra_mark; /* PG_readahead, at the head */
+	int32_t *text_map; /* exec segment a page is mapped through */
+	uint8_t *data_mapped; /* mapped through a non-exec mapping */
+	uint8_t *pmd_mapped;
+	uint8_t *flag; /* scratch: touched, then TLB accounting */
+
+	struct vma *vmas; /* exec segments, then the data mapping */
+	size_t nvmas;
+	struct ra_state *streams;
+	size_t nstreams;
+};
+
+static inline unsigned int ilog2_u64(uint64_t x)
+{
+	return 63 - __builtin_clzll(x);
+}
+
+static inline uint64_t round_down_u64(uint64_t x, uint64_t align)
+{
+	return x & ~(align - 1);
+}
+
+static inline uint64_t round_up_u64(uint64_t x, uint64_t align)
+{
+	return round_down_u64(x + align - 1, align);
+}
+
+static inline uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static inline bool sim_present(const struct sim *s, uint64_t index)
+{
+	return index < s->nslots && s->head[index] != NO_FOLIO;
+}
+
+/* The last file page of the data mapping: every fault outside the text. */
+static inline bool sim_is_data_vma(const struct sim *s, int vma)
+{
+	return (size_t)vma + 1 == s->nvmas;
+}
+
+/* filemap_add_folio() of a freshly allocated folio: -EEXIST on overlap. */
+int sim_add_folio(struct sim *s, uint64_t index, unsigned int order, bool mark);
+void sim_read_pages(struct ractl *ractl);
+void sim_page_cache_ra_unbounded(struct sim *s, struct ractl *ractl,
+				 uint64_t nr_to_read, uint64_t lookahead);
+/* 7.3 sets no readahead mark when the window reaches EOF; 6.12 does. */
+void sim_do_page_cache_ra(struct sim *s, struct ractl *ractl,
+			  uint64_t nr_to_read, uint64_t lookahead);
+uint64_t sim_get_next_ra_size(const struct ra_state *ra, uint64_t max);
+uint64_t sim_get_init_ra_size(uint64_t size, uint64_t max);
+uint64_t sim_page_cache_next_miss(const struct sim *s, uint64_t index,
+				  uint64_t max_scan);
+/* The first page below @index that is not cached; NO_FOLIO below 0. */
+uint64_t sim_page_cache_prev_miss(const struct sim *s, uint64_t index,
+				  uint64_t max_scan);
+
+bool sim_folio_pmd_mappable(const struct sim *s, uint64_t head,
+			    const struct vma *vma);
+bool sim_mapped(const struct sim *s, uint64_t page, int vma);
+/* One page, or the whole folio by a PMD when it is PMD-mappable. */
+void sim_map_page(struct sim *s, uint64_t page, int vma_idx);
+int sim_find_vma(const struct sim *s, uint64_t page);
+/* The readahead state of stream @id, NULL when out of memory. */
+struct ra_state *sim_stream(struct sim *s, uint32_t id);
+
+/* A fault through a mapping, a read by a system call: 0 or -ENOMEM. */
+int sim_fault_612(struct sim *s, const struct execfolio_sim_touch *t);
+int sim_read_612(struct sim *s, const struct execfolio_sim_touch *t);
+int sim_fault_73(struct sim *s, const struct execfolio_sim_touch *t);
+int sim_read_73(struct sim *s, const struct execfolio_sim_touch *t);
+
+#endif /* EXECFOLIO_SIMULATE_INTERNAL_H */

@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The host side of vm-fidelity (tests/vm/fidelity-compare.sh) runs the
+# report with the model the guests printed: the 7.3 model on arm64 for a
+# 7.3 guest (the host being another architecture), 6.12 for a 6.12 one;
+# guests of different models, or none, fail.  No VM is booted: the guests'
+# output is made up, as guest/fidelity.sh prints it, for the workload of
+# tests/integration/report.sh (pages 100, 101, 108, 128 of 1M of text).
+. "$TOP/tests/lib.sh"
+
+EFS=$BIN/execfoliofs
+[ -x "$EFS" ] || skip_all "$EFS not built"
+command -v jq >/dev/null || skip_all "jq not installed"
+plan 7
+
+W=$(mktemp -d /tmp/execfolio-fidelity.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+
+# One block of guest output: NAME, then its lines on stdin.
+block() {
+	echo "# fidelity-begin $1"
+	sed -e 's/^/# /'
+	echo "# fidelity-end $1"
+}
+
+# A real table of execfolio stat with every mapped kB in 64K folios.
+table() {
+	printf 'text 128 kB\nthp-aligned-64kB 128 kB\ncont-aligned-64kB 128 kB\n'
+	printf 'cont-aligned share: 100.0%%\n'
+}
+
+# The two guests' TAP under $W/out: MODEL_PATCHED MODEL_STOCK.
+guests() {
+	mkdir -p "$W/out/patched" "$W/out/stock"
+	{
+		echo "$1" | block model
+		block trace <<EOF
+execfoliofs-trace 1
+page_size 4096
+file 1 1048576 644 none none text
+seg 1 0 0 1048576
+read 1 1 409600 4096 fault
+read 1 1 413696 4096 fault
+read 1 1 442368 4096 fault
+read 1 1 524288 4096 fault
+EOF
+		table | block real-64k
+	} >"$W/out/patched/fidelity.sh.tap"
+	{
+		echo "$2" | block model
+		table | block real-stock
+	} >"$W/out/stock/fidelity.sh.tap"
+}
+
+compare() { sh "$TOP/tests/vm/fidelity-compare.sh" "$W/out" "$EFS"; }
+
+# 7.3 on arm64: stock reads and maps the 64K folios of the exec faults.
+guests "--kernel 7.3 --arch arm64 --ra-kb 128" "--kernel 7.3 --arch arm64 --ra-kb 128"
+compare >"$W/tap"
+check_eq "7.3 arm64 guests: every row within 5 points, exit 0" \
+	"$? $(grep -c '^not ok' "$W/tap")" "0 0"
+check "the rows say which stock kernel" grep -q '^ok .* - stock 7.3, thp-aligned-64kB: predicted 100.0%' "$W/tap"
+check "the TAP names the model" grep -qx '# the report.s model: --kernel 7.3 --arch arm64 --ra-kb 128' "$W/tap"
+
+# 6.12: read-around in 16K folios, so stock is far from the 64K table.
+guests "--kernel 6.12 --arch arm64 --ra-kb 128" "--kernel 6.12 --arch arm64 --ra-kb 128"
+compare >"$W/tap"
+check_eq "6.12 guests: the stock rows use the 6.12 model (and fail this table)" \
+	"$? $(grep -c '^not ok .* - stock 6.12,' "$W/tap")" "1 3"
+
+guests "--kernel 7.3 --arch arm64 --ra-kb 8192" "--kernel 7.3 --arch arm64 --ra-kb 8192"
+compare >"$W/tap"
+check_eq "the guests' read-ahead window reaches the report: 8M read around page 100" \
+	"$? $(grep -c '^# stock: predicted read 655360 bytes' "$W/tap")" "0 1"
+
+guests "--kernel 7.3 --arch arm64 --ra-kb 128" "--kernel 6.12 --arch arm64 --ra-kb 128"
+compare >"$W/tap"
+check_eq "guests of different models: one failure, exit 1" \
+	"$? $(grep -c '^not ok 1 - the guests printed no model, or different ones' "$W/tap")" \
+	"1 1"
+guests "" ""
+check_eq "guests that printed no model: exit 1" \
+	"$(compare >/dev/null; echo $?)" "1"
+tap_done

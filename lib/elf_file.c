@@ -52,13 +52,42 @@ static ssize_t read_prefix(int fd, uint8_t *buf, size_t len)
 	return (ssize_t)done;
 }
 
-int execfolio_elf_analyse_file(const char *path, struct execfolio_elf *elf,
-			       const char **why)
+int execfolio_elf_analyse_fd(int fd, struct execfolio_elf *elf,
+			     const char **why)
 {
 	uint8_t prefix[ELF_PREFIX_SIZE];
 	struct elf_source src = { .buf = prefix };
 	struct stat st;
 	ssize_t n;
+	int ret;
+
+	memset(elf, 0, sizeof(*elf));
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		*why = strerror(errno);
+		return ret;
+	}
+	ret = check_type(&st, why);
+	if (ret)
+		return ret;
+	n = read_prefix(fd, prefix,
+			(uint64_t)st.st_size < sizeof(prefix) ?
+				(size_t)st.st_size :
+				sizeof(prefix));
+	if (n < 0) {
+		*why = strerror((int)-n);
+		return (int)n;
+	}
+	src.buf_len = (size_t)n;
+	src.fd = fd;
+	src.size = (uint64_t)st.st_size;
+	return elf_parse_source(&src, elf, why);
+}
+
+int execfolio_elf_analyse_file(const char *path, struct execfolio_elf *elf,
+			       const char **why)
+{
+	struct stat st;
 	int fd, ret;
 
 	memset(elf, 0, sizeof(*elf));
@@ -77,29 +106,8 @@ int execfolio_elf_analyse_file(const char *path, struct execfolio_elf *elf,
 		*why = strerror(errno);
 		return ret;
 	}
-	/* The file may have been replaced since stat(). */
-	if (fstat(fd, &st)) {
-		ret = -errno;
-		*why = strerror(errno);
-		goto out;
-	}
-	ret = check_type(&st, why);
-	if (ret)
-		goto out;
-	n = read_prefix(fd, prefix,
-			(uint64_t)st.st_size < sizeof(prefix) ?
-				(size_t)st.st_size :
-				sizeof(prefix));
-	if (n < 0) {
-		ret = (int)n;
-		*why = strerror(-ret);
-		goto out;
-	}
-	src.buf_len = (size_t)n;
-	src.fd = fd;
-	src.size = (uint64_t)st.st_size;
-	ret = elf_parse_source(&src, elf, why);
-out:
+	/* The file may have been replaced since stat(): checked again. */
+	ret = execfolio_elf_analyse_fd(fd, elf, why);
 	close(fd);
 	return ret;
 }

@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-plan 33
+plan 34
 
 # build_and_compare NAME SRC IMG [OPTIONS...]: build, repair -n, mount,
 # compare with the source and the --dry-run policy list.
@@ -200,6 +200,16 @@ want=$([ "$auto_libc" = none ] && echo "" || echo "lib/libc.so.6 $auto_libc ")
 check_eq "--auto: libc.so.6 gets what execfolio scan recommends ($auto_libc)" "$got" "$want"
 got=$("$MKFS" --dry-run --auto "$P" x | grep -c '^bin/script')
 check_eq "--auto: a shell script is no ELF file" "$got" 0
+# The ELF headers are read from the file the tree walk opens anyway: each
+# file is opened once.
+if command -v strace > /dev/null; then
+	strace -o "$W/auto.trace" -e trace=open,openat \
+		"$MKFS" --dry-run --auto "$P" x > /dev/null 2>&1
+	got=$(grep -c "open.*\"$P/lib/libc.so.6\"" "$W/auto.trace")
+	check_eq "--auto: each file opened once (ELF headers read in the tree walk)" "$got" 1
+else
+	skip "strace not installed"
+fi
 got=$("$MKFS" --dry-run --exec-folio-size 16k --rule 'bin/*=2m' --rule 'bin/true=none' --rule 'data/*=4096' "$P" x | sort | tr '\n' ' ')
 check_eq "--rule: after the options, last match wins, none stored, canonical" \
 	"$got" "bin/script 2m bin/true none bin/true-noexec 2m data/file 4k "

@@ -69,7 +69,7 @@ def main():
             os.chmod(out, st.st_mode & 0o777)
             copied += len(data)
             files += 1
-    print("%d files, %d symlinks, %d bytes (every %d. directory of %s)" %
+    print("%d files, %d symlinks, %d bytes (one directory in %d of %s)" %
           (files, links, copied, stride, src))
 
 

@@ -31,16 +31,25 @@ static int fail_errno(char *err, size_t errlen, const char *path, int ret)
 	return fail(err, errlen, path, strerror(-ret), ret);
 }
 
-static int check_type(const struct stat *st, const char *path, char *err,
-		      size_t errlen)
+/* What makes @st no candidate, into @err; 0 if it is one. */
+static int check_type(const struct stat *st, char *err, size_t errlen)
 {
-	if (S_ISDIR(st->st_mode))
-		return fail(err, errlen, path, "is a directory", -EISDIR);
-	if (!S_ISREG(st->st_mode))
-		return fail(err, errlen, path, "not a regular file", -ENODEV);
-	if (st->st_size == 0)
-		return fail(err, errlen, path, "empty file", -EINVAL);
-	return 0;
+	const char *reason = NULL;
+	int ret = 0;
+
+	if (S_ISDIR(st->st_mode)) {
+		reason = "is a directory";
+		ret = -EISDIR;
+	} else if (!S_ISREG(st->st_mode)) {
+		reason = "not a regular file";
+		ret = -ENODEV;
+	} else if (st->st_size == 0) {
+		reason = "empty file";
+		ret = -EINVAL;
+	}
+	if (reason)
+		snprintf(err, errlen, "%s", reason);
+	return ret;
 }
 
 static ssize_t read_prefix(int fd, uint8_t *buf, size_t len)
@@ -62,50 +71,64 @@ static ssize_t read_prefix(int fd, uint8_t *buf, size_t len)
 	return (ssize_t)done;
 }
 
-int execfolio_elf_analyse_file(const char *path, struct execfolio_elf *elf,
-			       char *err, size_t errlen)
+/*
+ * The analysis of an open file, without a path: @err says what is wrong
+ * with the file, and the caller says which file it is.
+ */
+int execfolio_elf_analyse_fd(int fd, struct execfolio_elf *elf, char *err,
+			     size_t errlen)
 {
 	uint8_t prefix[ELF_PREFIX_SIZE];
 	struct elf_source src = { .buf = prefix };
-	/* The parser's reasons are short: the ELF field that is wrong. */
-	char why[256];
 	struct stat st;
 	ssize_t n;
+	int ret;
+
+	memset(elf, 0, sizeof(*elf));
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s", strerror(-ret));
+		return ret;
+	}
+	ret = check_type(&st, err, errlen);
+	if (ret)
+		return ret;
+	n = read_prefix(fd, prefix,
+			(uint64_t)st.st_size < sizeof(prefix) ?
+				(size_t)st.st_size :
+				sizeof(prefix));
+	if (n < 0) {
+		snprintf(err, errlen, "%s", strerror((int)-n));
+		return (int)n;
+	}
+	src.buf_len = (size_t)n;
+	src.fd = fd;
+	src.size = (uint64_t)st.st_size;
+	return elf_parse_source(&src, elf, err, errlen);
+}
+
+int execfolio_elf_analyse_file(const char *path, struct execfolio_elf *elf,
+			       char *err, size_t errlen)
+{
+	/* The reasons are short: the ELF field or the errno that is wrong. */
+	char why[256];
+	struct stat st;
 	int fd, ret;
 
 	memset(elf, 0, sizeof(*elf));
 	/* Refuse FIFOs and devices before open() can block or act on them. */
 	if (stat(path, &st))
 		return fail_errno(err, errlen, path, -errno);
-	ret = check_type(&st, path, err, errlen);
+	ret = check_type(&st, why, sizeof(why));
 	if (ret)
-		return ret;
+		return fail(err, errlen, path, why, ret);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return fail_errno(err, errlen, path, -errno);
-	/* The file may have been replaced since stat(). */
-	if (fstat(fd, &st)) {
-		ret = fail_errno(err, errlen, path, -errno);
-		goto out;
-	}
-	ret = check_type(&st, path, err, errlen);
-	if (ret)
-		goto out;
-	n = read_prefix(fd, prefix,
-			(uint64_t)st.st_size < sizeof(prefix) ?
-				(size_t)st.st_size :
-				sizeof(prefix));
-	if (n < 0) {
-		ret = fail_errno(err, errlen, path, (int)n);
-		goto out;
-	}
-	src.buf_len = (size_t)n;
-	src.fd = fd;
-	src.size = (uint64_t)st.st_size;
-	ret = elf_parse_source(&src, elf, why, sizeof(why));
+	/* The file may have been replaced since stat(): checked again. */
+	ret = execfolio_elf_analyse_fd(fd, elf, why, sizeof(why));
 	if (ret)
 		fail(err, errlen, path, why, ret);
-out:
 	close(fd);
 	return ret;
 }

@@ -412,7 +412,7 @@ static int build(const struct options *o)
 		return EXIT_FAILED;
 	if (report_open(o->report))
 		return EXIT_FAILED;
-	if (tree_read(&t, o->source) || select_policies(&t, o))
+	if (tree_read(&t, o->source, o->auto_size) || select_policies(&t, o))
 		goto out;
 	/* What a build refuses, a dry run refuses too: the same checks. */
 	if (names_assign(&t))

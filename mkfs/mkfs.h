@@ -24,6 +24,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include <execfolio/elf.h>
+
 #include "dbparse.h"
 #include "frontend.h"
 
@@ -47,6 +49,19 @@ struct xattr {
 	bool dropped; /* could not be stored; reported */
 	int slot; /* its index in the short-form list or leaf block */
 	bool remote; /* leaf entry with its value out of line */
+};
+
+/*
+ * What --auto needs of a regular file's ELF headers, read while the tree
+ * is read, from the file opened then (once, and its headers only).
+ */
+struct elf_headers {
+	bool read; /* analysed: --auto, and not an empty file */
+	int err; /* execfolio_elf_analyse_fd()'s error, 0 if none */
+	char *why; /* "SOURCE: reason", when err (allocated) */
+	enum execfolio_elf_type type;
+	uint32_t recommended; /* execfolio_elf_recommend() */
+	bool past_eof; /* an executable segment runs past the end */
 };
 
 enum node_type {
@@ -80,7 +95,7 @@ struct node {
 	bool same_hash; /* ... with the same XFS directory hash */
 	bool near_hash; /* ... with one next to it: rewritten in the leaf */
 	bool target_fixup; /* proto_target is a placeholder for target */
-	bool auto_checked; /* --auto analysed it */
+	struct elf_headers elf; /* regular files, for --auto */
 	/* Filled in from the image. */
 	uint64_t ino;
 	int aformat; /* attribute fork format, 1 local */
@@ -99,6 +114,7 @@ struct node {
 
 struct tree {
 	char *source; /* SOURCE_DIR, absolute */
+	bool read_elf; /* analyse the ELF headers of regular files */
 	struct node *nodes; /* nodes[0] is the root, parents first */
 	size_t count;
 	size_t cap;
@@ -143,7 +159,8 @@ void err_file(const struct node *n, const char *fmt, ...)
 void fput_escaped(FILE *out, const char *s, size_t len);
 
 /* tree.c */
-int tree_read(struct tree *t, const char *source);
+/* @read_elf: analyse each regular file's ELF headers (node.elf) too. */
+int tree_read(struct tree *t, const char *source, bool read_elf);
 void tree_free(struct tree *t);
 /* SOURCE_DIR/rel, in a buffer the caller frees. */
 char *tree_source_path(const struct tree *t, const struct node *n);

@@ -46,6 +46,12 @@ INSTALL_EXTRA += install -D -m 0755 $(BIN)/mkfs.execfolio \
 
 .PHONY: check-mkfs bench-mkfs
 
-# The 10,000-file, 1 GB image build against plain mkfs.xfs -p (BENCHMARKS.md).
+# Image builds against plain mkfs.xfs -p, as an unprivileged user: a
+# generated 10,000-file, 1 GB tree with --exec-folio-size, and 1 GB copied
+# from /usr with --exec-folio-size and --auto (BENCHMARKS.md).
+#   make bench-mkfs [BENCH_MKFS_ROUNDS=5]
+BENCH_MKFS_ROUNDS ?= 5
+
 bench-mkfs: all
-	$(TOP)/bench/mkfs-bench.sh $(BIN)/mkfs.execfolio $(BUILD)/bench
+	$(TOP)/bench/mkfs-bench.sh $(BIN)/mkfs.execfolio $(BUILD)/bench \
+		$(BENCH_MKFS_ROUNDS)

@@ -36,29 +36,21 @@ int parse_rule(const char *arg, struct rule *rule)
 }
 
 /* The size --auto chooses, or 0 to leave the file alone. */
-static uint32_t auto_size(const struct tree *t, struct node *n)
+static uint32_t auto_size(struct node *n)
 {
-	char *path = tree_source_path(t, n);
-	struct execfolio_elf elf;
-	char err[EXECFOLIO_ERR_MAX];
-	uint32_t size = 0;
-	int ret;
+	const struct elf_headers *h = &n->elf;
 
-	ret = execfolio_elf_analyse_file(path, &elf, err, sizeof(err));
-	free(path);
-	if (ret) {
+	if (h->err) {
 		report(n, "--auto: not analysed (%s); no policy from --auto",
-		       err);
+		       h->why ? h->why : strerror(-h->err));
 		return 0;
 	}
-	if (elf.type == EXECFOLIO_ELF_EXEC || elf.type == EXECFOLIO_ELF_DYN)
-		size = execfolio_elf_recommend(&elf);
-	if (elf.npast_eof)
+	if (h->past_eof)
 		report(n,
 		       "--auto: an executable segment runs past the end of the file (truncated or damaged); no policy from --auto");
-	execfolio_elf_free(&elf);
-	n->auto_checked = true;
-	return size;
+	if (h->type == EXECFOLIO_ELF_EXEC || h->type == EXECFOLIO_ELF_DYN)
+		return h->recommended;
+	return 0;
 }
 
 static void set_policy(struct tree *t, struct node *n, uint32_t size)
@@ -105,9 +97,9 @@ int select_policies(struct tree *t, const struct options *o)
 			size = o->exec_size;
 			chosen = true;
 		}
-		/* An empty file is no ELF file and nothing to analyse. */
-		if (o->auto_size && n->st.st_size) {
-			uint32_t rec = auto_size(t, n);
+		/* Read by tree_read(), unless the file is empty. */
+		if (o->auto_size && n->elf.read) {
+			uint32_t rec = auto_size(n);
 
 			if (rec) {
 				size = rec;

@@ -16,6 +16,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include <execfolio/elf.h>
 #include <execfolio/policy.h>
 
 #include "mkfs.h"
@@ -200,6 +201,29 @@ static void note_hard_link(struct walk *w, size_t idx)
 		(struct inode_seen){ n->st.st_dev, n->st.st_ino, idx };
 }
 
+/*
+ * From the file read_node() has open at @path: no second lookup of its
+ * path.  The reason of a failure names the source file.
+ */
+static void read_elf_headers(struct node *n, int fd, const char *path)
+{
+	char why[256], msg[EXECFOLIO_ERR_MAX];
+	struct execfolio_elf elf;
+	struct elf_headers *h = &n->elf;
+
+	h->read = true;
+	h->err = execfolio_elf_analyse_fd(fd, &elf, why, sizeof(why));
+	if (h->err) {
+		snprintf(msg, sizeof(msg), "%s: %s", path, why);
+		h->why = xstrdup(msg);
+		return;
+	}
+	h->type = elf.type;
+	h->recommended = execfolio_elf_recommend(&elf);
+	h->past_eof = elf.npast_eof;
+	execfolio_elf_free(&elf);
+}
+
 static int read_node(struct walk *w, size_t idx)
 {
 	struct tree *t = w->t;
@@ -237,6 +261,9 @@ static int read_node(struct walk *w, size_t idx)
 			report(n, "sparse file: its holes are stored as "
 				  "allocated blocks of zeros (mkfs.xfs -p "
 				  "writes every block)");
+		/* An empty file is no ELF file and nothing to analyse. */
+		if (t->read_elf && n->st.st_size)
+			read_elf_headers(n, fd, path);
 		close(fd);
 		t->data_bytes += ((uint64_t)n->st.st_size + 4095) & ~4095ull;
 	} else if (n->type == NODE_SOCK) {
@@ -339,13 +366,14 @@ static void warn_trusted_unseen(const char *source)
 		source);
 }
 
-int tree_read(struct tree *t, const char *source)
+int tree_read(struct tree *t, const char *source, bool read_elf)
 {
 	struct walk w = { .t = t };
 	char *abs;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
+	t->read_elf = read_elf;
 	abs = realpath(source, NULL);
 	if (!abs) {
 		err_msg("cannot use SOURCE_DIR %s: %s", source,

@@ -79,6 +79,15 @@ int execfolio_elf_parse(const void *buf, size_t len, struct execfolio_elf *elf,
 int execfolio_elf_analyse_file(const char *path, struct execfolio_elf *elf,
 			       char *err, size_t errlen);
 
+/*
+ * The same for a file already open for reading, from its headers only:
+ * callers that open every file anyway analyse it without a second lookup
+ * of its path. The file is checked with fstat() as above; @err says what
+ * is wrong without naming the file, which the caller knows.
+ */
+int execfolio_elf_analyse_fd(int fd, struct execfolio_elf *elf, char *err,
+			     size_t errlen);
+
 void execfolio_elf_free(struct execfolio_elf *elf);
 
 /* Short lower-case name of a type: "executable", "shared-library", ... */

@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-plan 39
+plan 40
 
 # build_and_compare NAME SRC IMG [OPTIONS...]: build, repair -n, mount,
 # compare with the source and the --dry-run policy list.
@@ -223,6 +223,12 @@ chmod 755 "$W/cut/prog"
 got=$("$MKFS" --dry-run --auto "$W/cut" x 2>&1)
 check_eq "--auto: a truncated ELF file is reported and left alone" "$got" \
 	"mkfs.execfolio: prog: --auto: not analysed ($W/cut/prog: truncated program header table (e_phoff + e_phnum * e_phentsize lies beyond the end of the file)); no policy from --auto"
+# The ELF headers are read from the file the tree walk opens anyway: each
+# file is opened once.
+strace -f -o "$W/auto.trace" -e trace=open,openat \
+	"$MKFS" --dry-run --auto "$P" x > /dev/null 2>&1
+got=$(grep -c "open.*\"$P/lib/libc.so.6\"" "$W/auto.trace")
+check_eq "--auto: each file opened once (ELF headers read in the tree walk)" "$got" 1
 got=$("$MKFS" --dry-run --exec-folio-size 16k --rule 'bin/*=2m' --rule 'bin/true=none' --rule 'data/*=4096' "$P" x | sort | tr '\n' ' ')
 check_eq "--rule: after the options, last match wins, none stored, canonical" \
 	"$got" "bin/script 2m bin/true none bin/true-noexec 2m data/file 4k "

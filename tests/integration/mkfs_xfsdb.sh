@@ -18,7 +18,7 @@ real_repair=$(PATH=$PATH:/usr/sbin:/sbin command -v xfs_repair) || skip_all "xfs
 
 W=$(mktemp -d /tmp/mkfs-xfsdb.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-plan 21
+plan 22
 
 X=$W/xfsprogs
 mkdir -p "$X" "$W/out"
@@ -27,6 +27,7 @@ ln -s "$real_repair" "$X/xfs_repair"
 cat > "$X/xfs_db" << EOF
 #!/bin/sh
 echo run >> "$W/runs"
+echo "TZ=\${TZ-unset}" >> "$W/tz"
 "$real_db" "\$@" | sed -e "\${XFS_DB_EDIT:-}"
 EOF
 chmod 755 "$X/xfs_db"
@@ -51,6 +52,9 @@ setfattr -n user.small -v s "$P/a"
 build "$P"
 check_eq "plain tree: built" "$rc" 0
 check_eq "plain tree: three xfs_db runs" "$runs" 3
+# Timestamps printed in UTC: localtime() does not look at /etc/localtime
+# again for each of the two every entry gets.
+check_eq "xfs_db runs with TZ=UTC0" "$(sort -u "$W/tz")" "TZ=UTC0"
 
 F=$W/full
 mkdir -p "$F/dir" "$F/block"

@@ -856,6 +856,70 @@ static void test_real_arm64_library(void **state)
 			      EM_AARCH64);
 }
 
+/*
+ * An open file gives what its path gives, from pread() alone (the file
+ * offset does not move), and the same refusals.
+ */
+static void test_analyse_fd(void **state)
+{
+	struct execfolio_elf by_path, by_fd;
+	char why[256] = "";
+	char *path = test_write_temp("", 0);
+	size_t i;
+	int fd;
+
+	assert_int_equal(execfolio_elf_analyse_file(HOST_LIBC, &by_path, why,
+						    sizeof(why)),
+			 0);
+	fd = open(HOST_LIBC, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(lseek(fd, 10, SEEK_SET), 10);
+	assert_int_equal(execfolio_elf_analyse_fd(fd, &by_fd, why, sizeof(why)),
+			 0);
+	assert_int_equal(lseek(fd, 0, SEEK_CUR), 10);
+	close(fd);
+	assert_int_equal(by_fd.type, by_path.type);
+	assert_int_equal(by_fd.machine, by_path.machine);
+	assert_int_equal(by_fd.nsegments, by_path.nsegments);
+	assert_true(by_fd.nsegments > 0);
+	for (i = 0; i < by_fd.nsegments; i++) {
+		assert_int_equal(by_fd.segments[i].offset,
+				 by_path.segments[i].offset);
+		assert_int_equal(by_fd.segments[i].vaddr,
+				 by_path.segments[i].vaddr);
+		assert_int_equal(by_fd.segments[i].filesz,
+				 by_path.segments[i].filesz);
+	}
+	assert_int_equal(by_fd.recommended, by_path.recommended);
+	execfolio_elf_free(&by_fd);
+	execfolio_elf_free(&by_path);
+
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(execfolio_elf_analyse_fd(fd, &by_fd, why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "empty file");
+	close(fd);
+	unlink(path);
+	free(path);
+
+	fd = open("/tmp", O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(execfolio_elf_analyse_fd(fd, &by_fd, why, sizeof(why)),
+			 -EISDIR);
+	assert_string_equal(why, "is a directory");
+	close(fd);
+	fd = open("/dev/null", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(execfolio_elf_analyse_fd(fd, &by_fd, why, sizeof(why)),
+			 -ENODEV);
+	assert_string_equal(why, "not a regular file");
+	close(fd);
+	assert_int_equal(execfolio_elf_analyse_fd(-1, &by_fd, why, sizeof(why)),
+			 -EBADF);
+	assert_string_equal(why, strerror(EBADF));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -876,6 +940,7 @@ int main(void)
 		cmocka_unit_test(test_real_executable),
 		cmocka_unit_test(test_real_library),
 		cmocka_unit_test(test_real_arm64_library),
+		cmocka_unit_test(test_analyse_fd),
 	};
 
 	return cmocka_run_group_tests_name("elf", tests, NULL, NULL);

@@ -44,8 +44,4 @@ INSTALL_EXTRA += install -D -m 0755 $(BIN)/mkfs.execfolio \
 	install -D -m 0644 man/mkfs.execfolio.8 \
 	$(DESTDIR)$(MANDIR)/man8/mkfs.execfolio.8;
 
-.PHONY: check-mkfs bench-mkfs
-
-# The 10,000-file, 1 GB image build against plain mkfs.xfs -p (BENCHMARKS.md).
-bench-mkfs: all
-	$(TOP)/bench/mkfs-bench.sh $(BIN)/mkfs.execfolio $(BUILD)/bench
+.PHONY: check-mkfs

@@ -5,11 +5,11 @@
 #
 # TAP: the report of execfoliofs (the program EXECFOLIOFS, run here on the
 # trace the guest recorded) against the real tables execfolio stat measured
-# in the guests (fidelity-run.sh: OUTDIR/patched and OUTDIR/stock), row by
-# row of the seed's table, each as a share of the mapped text: the 64k
-# column against the patched kernel with every file tagged 64k, the stock
-# column against the stock kernel.  A row passes when the two differ by at
-# most FIDELITY_PP percentage points (5).
+# in the guests (vm-fidelity's boots: OUTDIR/patched and OUTDIR/stock),
+# row by row of the seed's table, each as a share of the mapped text: the
+# 64k column against the patched kernel with every file tagged 64k, the
+# stock column against the stock kernel.  A row passes when the two differ
+# by at most FIDELITY_PP percentage points (5).
 set -u
 out=$1
 efs=$2

@@ -3,7 +3,7 @@
 #
 # The fidelity of execfoliofs's report (DESIGN.md section 8.4): Debian's
 # sqlite3 running tests/vm/fidelity-workload.sql, a program and workload
-# the simulator was not tuned on, from the disk of tests/vm/fidelity-disk.sh.
+# the simulator was not tuned on, from the disk of tests/vm/disks/fidelity.sh.
 #
 # On the patched kernel: (1) the workload under execfoliofs in trace mode
 # over fidelity/plain, then execfoliofs --report on the trace; (2) the

@@ -91,6 +91,8 @@ fi
 stage=$image.root
 mnt=
 cleanup() {
+	status=$?
+	[ "$status" = 0 ] || echo "mkdisk: $name: $image not made (exit status $status)" >&2
 	if [ -n "$mnt" ]; then
 		! mountpoint -q "$mnt" || umount "$mnt"
 		rmdir "$mnt"

@@ -8,7 +8,8 @@
 #   --make 'GOALS'   make GOALS first: the kernel, the guest programs, the
 #                    trees the disk is made from (repeatable)
 #   --disk RECIPE    the test disk: mkdisk.sh RECIPE, cached in
-#                    build/vm/ARCH/RECIPE-disk.img; the boot runs on a
+#                    build/vm/ARCH/RECIPE-disk.img (RECIPE a name of
+#                    tests/vm/disks/ or a path); the boot runs on a
 #                    copy, OUTDIR.disk.img, left for the checks after it
 #   --program P      build/ARCH/bin/P into the initramfs (repeatable)
 #   --timeout S      the limit of the boot (VM_TIMEOUT of run-vm.sh)
@@ -85,8 +86,9 @@ done
 
 mkdir -p "$(dirname "$out")"
 rm -f "$out.disk.img"
-image=$top/build/vm/$arch/$disk-disk.img
-"$here/mkdisk.sh" "$disk" "$arch" "$image" || setup_failed "the disk ($disk)"
+recipe=$(basename "$disk" .sh)
+image=$top/build/vm/$arch/$recipe-disk.img
+"$here/mkdisk.sh" "$disk" "$arch" "$image" || setup_failed "the disk ($recipe)"
 cp --sparse=always "$image" "$out.disk.img" || setup_failed "the copy of the disk"
 
 scripts=

@@ -29,7 +29,9 @@ disk_stage() {
 }
 RECIPE
 echo one >"$work/input"
-export INPUT=$work/input COUNT=$work/count
+INPUT=$work/input
+COUNT=$work/count
+export INPUT COUNT
 image=$work/disk.img
 builds() { wc -l <"$COUNT" 2>/dev/null | tr -d ' ' || echo 0; }
 
@@ -58,7 +60,7 @@ check_fails "a missing recipe fails" 1 "$harness/mkdisk.sh" "$work/none.sh" "$ar
 
 # tier-boot.sh: setup failures become one failing TAP line each.
 results=$work/results
-setup_line() { # NAME
+summary_line() {
 	CI=true "$tests/tap-summary" "$results" | tail -n 1
 }
 MAKE=false "$harness/tier-boot.sh" --make "kernel" --disk smoke \
@@ -66,7 +68,7 @@ MAKE=false "$harness/tier-boot.sh" --make "kernel" --disk smoke \
 check_eq "a make goal that fails: tier-boot exits 0 and records NAME-setup" \
 	"$(sed -n 2p "$results/vm-x/arm64-setup.tap" 2>/dev/null)" \
 	"not ok 1 - arm64: make kernel failed"
-check_eq "tap-summary counts it as a failure" "$(setup_line)" "0 passed, 1 failed, 0 skipped"
+check_eq "tap-summary counts it as a failure" "$(summary_line)" "0 passed, 1 failed, 0 skipped"
 MAKE=true "$harness/tier-boot.sh" --make "nothing" --disk "$work/broken.sh" \
 	"$results/vm-x" arm64 "$arch" /nonexistent "$work/run" smoke.sh >/dev/null 2>&1
 check_eq "a disk that cannot be made is a setup failure" \

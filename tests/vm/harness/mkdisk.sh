@@ -40,6 +40,7 @@ image=$3
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 build=$top/build
+# shellcheck disable=SC2034 # for the recipes
 bin=$build/$arch/bin
 mkfs=$build/bin/mkfs.execfolio
 case $recipe in
@@ -77,6 +78,7 @@ disk_size=1g
 disk_strict=
 disk_check() { :; }
 unset -f disk_loop 2>/dev/null || true
+# shellcheck source=/dev/null
 . "$recipe"
 
 key=$({

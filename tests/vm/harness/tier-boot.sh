@@ -59,7 +59,9 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -ge 5 ] && [ -n "$disk" ] || usage
+if [ $# -lt 5 ] || [ -z "$disk" ]; then
+	usage
+fi
 results=$1
 name=$2
 arch=$3
@@ -78,6 +80,7 @@ setup_failed() { # WHAT
 
 i=1
 while [ $i -le $goals_n ]; do
+	goals=
 	eval "goals=\$goals_$i"
 	# shellcheck disable=SC2086
 	${MAKE:-make} --no-print-directory -C "$top" $goals || setup_failed "make $goals"

@@ -6,8 +6,9 @@
 # The costs of the policy on the execfolio arm64 KERNEL: one boot under
 # QEMU with -icount shift=0 (each guest instruction advances the guest
 # clock by one nanosecond, so CPU times are instruction counts) and one
-# CPU, running tests/vm/guest/bench-costs.sh on the disk of
-# bench/cost-disk.sh.  Results in OUTDIR/ for bench/bench-report.py.
+# CPU, running bench/guest/bench-costs.sh on the disk of
+# bench/disks/costs.sh, through the VM harness of the tests
+# (tests/vm/harness/).  Results in OUTDIR/ for bench/bench-report.py.
 # BENCH_COST_ROUNDS reaches the guest.
 set -eu
 out=$1
@@ -25,16 +26,15 @@ mkdir -p "$work" "$(dirname "$out")"
 	exit 1
 }
 
-"$top/bench/cost-disk.sh" "$build/bench/arm64-tree" "$build/bench/cost-disk.img"
-[ -d "$work/busybox-arm64" ] || [ ! -d "$build/vm/busybox-arm64" ] ||
-	cp -a "$build/vm/busybox-arm64" "$work/"
-"$top/tests/vm/mkinitramfs.sh" arm64 "$build/arm64/bin" "$work" \
-	"$work/cost-initramfs.gz" bench-costs.sh
+harness=$top/tests/vm/harness
+"$harness/mkdisk.sh" "$top/bench/disks/costs.sh" arm64 "$build/bench/cost-disk.img"
+"$harness/mkinitramfs.sh" -p benchhelper arm64 "$work/cost-initramfs.gz" \
+	"$top/bench/guest/bench-costs.sh"
 cp --sparse=always "$build/bench/cost-disk.img" "$out.disk.img"
 echo "bench-costs: booting $kernel with -icount shift=0 ($(date -u +%H:%M:%S))"
 VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_SMP=1 VM_QEMU_ARGS="-icount shift=0" \
 	VM_APPEND="${BENCH_COST_ROUNDS:+BENCH_COST_ROUNDS=$BENCH_COST_ROUNDS}" \
-	"$top/tests/vm/run-vm.sh" arm64 "$kernel" "$work/cost-initramfs.gz" \
+	"$harness/run-vm.sh" arm64 "$kernel" "$work/cost-initramfs.gz" \
 	"$out.disk.img" "$out"
 rm -f "$out.disk.img"
 {

@@ -3,8 +3,8 @@
 #
 # bench-kernels.sh OUTDIR NAME[@CONFIG]=KERNEL...
 #
-# The seed's workloads on each arm64 KERNEL (tests/vm/guest/bench-workloads.sh
-# from the disk of bench/bench-disk.sh), BENCH_ROUNDS rounds (default 2),
+# The seed's workloads on each arm64 KERNEL (bench/guest/bench-workloads.sh
+# from the disk of bench/disks/kernels.sh), BENCH_ROUNDS rounds (default 2),
 # the kernels interleaved within each round (round r boots them in the
 # given order rotated r-1 times).  NAME@CONFIG boots KERNEL for that one
 # configuration of the guest script (mount, tagged): each configuration
@@ -36,12 +36,12 @@ for p in execfolio benchhelper; do
 	}
 done
 
-"$top/bench/bench-disk.sh" "$build/bench/arm64-tree" "$build/bench/arm64-disk.img"
-# The suite's busybox download, when there is one.
-[ -d "$work/busybox-arm64" ] || [ ! -d "$build/vm/busybox-arm64" ] ||
-	cp -a "$build/vm/busybox-arm64" "$work/"
-"$top/tests/vm/mkinitramfs.sh" arm64 "$build/arm64/bin" "$work" \
-	"$work/bench-initramfs.gz" bench-workloads.sh
+# The VM harness of the tests (tests/vm/harness/): the disk, the
+# initramfs, the boots.
+harness=$top/tests/vm/harness
+"$harness/mkdisk.sh" "$top/bench/disks/kernels.sh" arm64 "$build/bench/arm64-disk.img"
+"$harness/mkinitramfs.sh" -p benchhelper arm64 "$work/bench-initramfs.gz" \
+	"$top/bench/guest/bench-workloads.sh"
 
 # The kernel command line splits at blanks: the guest reads commas.
 params=
@@ -71,7 +71,7 @@ while [ "$r" -le "$rounds" ]; do
 		config=
 		case $name in *@*) config=" BENCH_CONFIGS=${name#*@}" ;; esac
 		VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_APPEND="$params$config" \
-			"$top/tests/vm/run-vm.sh" arm64 "${k#*=}" \
+			"$harness/run-vm.sh" arm64 "${k#*=}" \
 			"$work/bench-initramfs.gz" "$run.disk.img" "$run"
 		rm -f "$run.disk.img"
 		echo "bench-kernels: $name took $(cat "$run/seconds") s," \

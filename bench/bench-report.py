@@ -3,7 +3,7 @@
 """bench-report.py [--kernels DIR] [--costs DIR] [--x86 DIR] [--out DIR] [--plots DIR]
 
 Turn the results of bench/bench-kernels.sh (DIR/rROUND-KERNEL/, each with
-the TAP of tests/vm/guest/bench-workloads.sh) and bench/bench-costs.sh into
+the TAP of bench/guest/bench-workloads.sh) and bench/bench-costs.sh into
 markdown tables (OUT/kernels.md, OUT/costs.md) and SVG plots made with
 gnuplot (PLOTS/*.svg), every kernel and configuration side by side;
 bench/bench-x86.sh's results into OUT/x86.md.
@@ -40,7 +40,7 @@ THROUGHPUT = {
     "boot": ("wall_ns", "s (wall)", 1e-9),
     "gcc": ("wall_ns", "s (wall)", 1e-9),
 }
-# x86_64 (bench/bench-x86.sh, tests/vm/guest/bench-pmd.sh).
+# x86_64 (bench/bench-x86.sh, bench/guest/bench-pmd.sh).
 WHAT["bigprog"] = ("bigprog, the suite's 5 MB static program (2M-aligned "
                    "segments), after executing all its text: its text")
 PRIMARY["bigprog"] = "live"

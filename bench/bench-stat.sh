@@ -23,7 +23,7 @@ why=$(xfs_unavailable)
 [ -z "$why" ] || { echo "bench-stat: $why" >&2; exit 1; }
 $py -c 'import numpy' 2>/dev/null ||
 	{ echo "bench-stat: thpmaps needs python3-numpy (make deps)" >&2; exit 1; }
-thpmaps=$("$top/bench/get-thpmaps" "$(dirname "$out")")
+thpmaps=$("$top/tests/tools/get-thpmaps" "$(dirname "$out")")
 mkdir -p "$out"
 
 pids=
@@ -62,10 +62,10 @@ pid_seq=$holder_pid
 hold -s 3 "$SCRATCH_MNT/cold.bin"
 pid_cold=$holder_pid
 "$execfolio" stat --json "$pid_seq" "$pid_cold" > "$out/agree-stat.json"
-"$top/bench/thpmaps-exec" "$thpmaps" "$pid_seq" "$pid_cold" > "$out/agree-thpmaps.json"
+"$top/tests/tools/thpmaps-exec" "$thpmaps" "$pid_seq" "$pid_cold" > "$out/agree-thpmaps.json"
 "$execfolio" stat "$pid_seq" "$pid_cold" > "$out/agree-stat.txt"
 agree_status=0
-"$top/bench/compare-folios" "$out/agree-stat.json" "$out/agree-thpmaps.json" \
+"$top/tests/tools/compare-folios" "$out/agree-stat.json" "$out/agree-thpmaps.json" \
 	> "$out/agree.md" || agree_status=$?
 
 # Figure 2: 128 MiB of text, read sequentially first, every page touched.
@@ -128,12 +128,12 @@ mem=$(awk '/MemTotal/ {printf "%d MiB", $2 / 1024}' /proc/meminfo)
 	echo
 	echo "### Agreement per folio size"
 	echo
-	echo "Two text-holder processes (bench/text-holder.c maps each file"
+	echo "Two text-holder processes (tests/tools/text-holder.c maps each file"
 	echo "PROT_READ|PROT_EXEC and touches its pages): a 48 MiB file read"
 	echo "sequentially (\`cat\`) before it is mapped, and a 16 MiB file mapped cold"
 	echo "with every third page touched. Commands:"
 	echo "\`execfolio stat --json PID1 PID2\` and"
-	echo "\`bench/thpmaps-exec thpmaps PID1 PID2\` (runs \`thpmaps --pid PID1 --pid PID2"
+	echo "\`tests/tools/thpmaps-exec thpmaps PID1 PID2\` (runs \`thpmaps --pid PID1 --pid PID2"
 	echo "--cont 64K --inc-empty\` and sums its file-* rows over the executable file"
 	echo "mappings; thpmaps prints no 8kB row)."
 	echo

@@ -1,24 +1,53 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Benchmarks. `make bench` runs every bench-* target; bench-stat compares
-# `execfolio stat` with the kernel's thpmaps (agreement and speed) and writes
-# build/bench/stat.md, the section of BENCHMARKS.md.
+# Benchmarks: every file of them is here (bench/README).  `make bench`
+# runs every bench-* target.  Benchmarks may use the tests' harness and
+# tools (tests/vm/harness/, tests/tools/); the tests never use bench/.
 
-BENCH_TEXT_HOLDER := $(OBJ)/bench/text-holder
-
-$(BENCH_TEXT_HOLDER): bench/text-holder.c
-	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
-
-# The stat integration test runs the text holder too.
-tests: $(BENCH_TEXT_HOLDER)
-
+# bench-stat compares `execfolio stat` with the kernel's thpmaps
+# (agreement and speed, with the tools of the stat integration test) and
+# writes build/bench/stat.md, the section of BENCHMARKS.md.
 .PHONY: bench-stat
 bench: bench-stat
 bench: bench-mkfs
 
-bench-stat: all $(BENCH_TEXT_HOLDER)
-	$(TOP)/bench/bench-stat.sh $(BIN)/execfolio $(BENCH_TEXT_HOLDER) $(BUILD)/bench
+bench-stat: all $(TEXT_HOLDER)
+	$(TOP)/bench/bench-stat.sh $(BIN)/execfolio $(TEXT_HOLDER) $(BUILD)/bench
+
+.PHONY: bench-mkfs
+
+# Image builds against plain mkfs.xfs -p, as an unprivileged user: a
+# generated 10,000-file, 1 GB tree with --exec-folio-size, and 1 GB copied
+# from /usr with --exec-folio-size and --auto (BENCHMARKS.md).
+#   make bench-mkfs [BENCH_MKFS_ROUNDS=5]
+BENCH_MKFS_ROUNDS ?= 5
+
+bench-mkfs: all
+	$(TOP)/bench/mkfs-bench.sh $(BIN)/mkfs.execfolio $(BUILD)/bench \
+		$(BENCH_MKFS_ROUNDS)
+
+# execfoliofs against libfuse's passthrough_ll example, built here, and
+# the backing XFS (bench/fuse-bench.sh, bench/fsbench.c).
+PASSTHROUGH_LL_SRC := /usr/share/doc/libfuse3-dev/examples/passthrough_ll.c
+PASSTHROUGH_LL := $(OBJ)/bench/passthrough_ll
+FSBENCH := $(OBJ)/bench/fsbench
+
+$(PASSTHROUGH_LL): $(PASSTHROUGH_LL_SRC)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) -O2 -g $(FUSE_CFLAGS) \
+		-I$(dir $<) -o $@ $< $(FUSE_LIBS)
+
+$(FSBENCH): bench/fsbench.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
+
+.PHONY: bench-fuse
+bench: bench-fuse
+
+bench-fuse: all $(PASSTHROUGH_LL) $(FSBENCH)
+	@mkdir -p $(BUILD)/bench
+	TOP=$(TOP) sh $(TOP)/bench/fuse-bench.sh $(BIN)/execfoliofs \
+		$(PASSTHROUGH_LL) $(FSBENCH) $(BUILD)/bench/fuse.md
 
 # The guest helper of the VM benchmarks (static, make bench-guest ARCH=...).
 $(BIN)/benchhelper: bench/benchhelper.c $(LIBEXECFOLIO)
@@ -26,7 +55,7 @@ $(BIN)/benchhelper: bench/benchhelper.c $(LIBEXECFOLIO)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 .PHONY: bench-guest
-bench-guest: vm-guest $(BIN)/benchhelper
+bench-guest: vm-guest $(BIN)/benchhelper $(BIN)/bigprog
 
 # The kernels side by side (bench/bench-kernels.sh) and the costs
 # (bench/bench-costs.sh) in the arm64 guest; tables in build/bench/
@@ -104,7 +133,7 @@ $(BENCH_X86_TREE).stamp: tests/workloads/debian-tree.sh
 .PHONY: bench-x86
 bench: bench-x86
 bench-x86: all
-	$(Q)$(MAKE) --no-print-directory vm-suite-guest bench-guest ARCH=x86_64
+	$(Q)$(MAKE) --no-print-directory bench-guest ARCH=x86_64
 	$(Q)$(MAKE) --no-print-directory $(BENCH_X86_TREE).stamp
 	$(Q)$(MAKE) --no-print-directory kernel ARCH=x86_64 KCONFIG=test
 	$(TOP)/bench/bench-x86.sh $(BUILD)/bench/x86 \

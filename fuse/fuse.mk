@@ -59,20 +59,3 @@ INSTALL_EXTRA += install -D -m 0755 $(BIN)/execfoliofs \
 	$(DESTDIR)$(MANDIR)/man8/execfoliofs.8;
 
 .PHONY: check-fuse
-
-# Benchmark against libfuse's passthrough_ll example, built here.
-PASSTHROUGH_LL_SRC := /usr/share/doc/libfuse3-dev/examples/passthrough_ll.c
-PASSTHROUGH_LL := $(OBJ)/bench/passthrough_ll
-
-$(PASSTHROUGH_LL): $(PASSTHROUGH_LL_SRC)
-	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) -O2 -g $(FUSE_CFLAGS) \
-		-I$(dir $<) -o $@ $< $(FUSE_LIBS)
-
-.PHONY: bench-fuse
-bench: bench-fuse
-
-bench-fuse: all $(FUSE_HELPERS) $(PASSTHROUGH_LL)
-	@mkdir -p $(BUILD)/bench
-	TOP=$(TOP) sh $(TOP)/tests/fuse/bench.sh $(BIN)/execfoliofs \
-		$(PASSTHROUGH_LL) $(OBJ)/tests/fuse/fsbench $(BUILD)/bench/fuse.md

@@ -44,14 +44,4 @@ INSTALL_EXTRA += install -D -m 0755 $(BIN)/mkfs.execfolio \
 	install -D -m 0644 man/mkfs.execfolio.8 \
 	$(DESTDIR)$(MANDIR)/man8/mkfs.execfolio.8;
 
-.PHONY: check-mkfs bench-mkfs
-
-# Image builds against plain mkfs.xfs -p, as an unprivileged user: a
-# generated 10,000-file, 1 GB tree with --exec-folio-size, and 1 GB copied
-# from /usr with --exec-folio-size and --auto (BENCHMARKS.md).
-#   make bench-mkfs [BENCH_MKFS_ROUNDS=5]
-BENCH_MKFS_ROUNDS ?= 5
-
-bench-mkfs: all
-	$(TOP)/bench/mkfs-bench.sh $(BIN)/mkfs.execfolio $(BUILD)/bench \
-		$(BENCH_MKFS_ROUNDS)
+.PHONY: check-mkfs

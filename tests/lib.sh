@@ -47,7 +47,7 @@ check() {
 }
 
 # check_eq DESCRIPTION GOT WANT: what the code under test gave, then what
-# it should have (the order of tests/vm/guest/vmlib.sh). WANT may be empty.
+# it should have (the order of tests/vm/harness/vmlib.sh). WANT may be empty.
 check_eq() {
 	if [ "$2" = "$3" ]; then
 		ok "$1"

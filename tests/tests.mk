@@ -26,6 +26,16 @@ $(OBJ)/tests/unit/test_policy: $(VECTORS_OBJ)
 
 tests: all $(UNIT_BINS)
 
+# Tools of the tests that the benchmarks use too (tests/tools/): a process
+# that maps files as text, for execfolio stat against thpmaps.
+TEXT_HOLDER := $(OBJ)/tests/tools/text-holder
+
+$(TEXT_HOLDER): tests/tools/text-holder.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+tests: $(TEXT_HOLDER)
+
 CHECK_TIERS := unit integration $(CHECK_TIERS)
 
 check-unit: tests

@@ -12,7 +12,7 @@ why=$(xfs_unavailable)
 [ -r /proc/kpageflags ] || skip_all "no /proc/kpageflags in this kernel"
 
 execfolio=$BIN/execfolio
-holder=${BIN%/bin}/obj/bench/text-holder
+holder=${BIN%/bin}/obj/tests/tools/text-holder
 [ -x "$holder" ] || { echo "1..1"; not_ok "text holder $holder not built"; exit 1; }
 
 plan 16
@@ -64,11 +64,11 @@ check_eq "a page mapped by two processes is counted once" \
 check_eq "both PIDs are listed" "$(echo "$both" | jq -c .pids)" "[$pid,$pid2]"
 
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null &&
-	thpmaps=$("$TOP/bench/get-thpmaps" "${BIN%/bin}"); then
-	"$TOP/bench/thpmaps-exec" "$thpmaps" "$pid" > "$SCRATCH_DIR/thpmaps.json"
+	thpmaps=$("$TOP/tests/tools/get-thpmaps" "${BIN%/bin}"); then
+	"$TOP/tests/tools/thpmaps-exec" "$thpmaps" "$pid" > "$SCRATCH_DIR/thpmaps.json"
 	echo "$json" > "$SCRATCH_DIR/stat.json"
 	check "thpmaps agrees per folio size within 1%" \
-		"$TOP/bench/compare-folios" "$SCRATCH_DIR/stat.json" "$SCRATCH_DIR/thpmaps.json"
+		"$TOP/tests/tools/compare-folios" "$SCRATCH_DIR/stat.json" "$SCRATCH_DIR/thpmaps.json"
 	diag "$(cat "$SCRATCH_DIR/thpmaps.json")"
 else
 	skip "thpmaps needs /usr/bin/python3 with numpy and linux-source-6.12 (make deps)"

@@ -7,7 +7,7 @@
 # report, or reported a missing or short plan.  No VM is booted: the runs
 # are made up, as run-vm.sh would leave them.
 . "$(dirname "$0")/../lib.sh"
-vm=$(cd "$(dirname "$0")/../vm" && pwd)
+vm=$(cd "$(dirname "$0")/../vm/harness" && pwd)
 tests=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -49,16 +49,24 @@ say "installing the Debian packages that are missing (make deps)"
 $make deps-check
 say "building the tools and the arm64 guest programs"
 with_progress "tools" "$logs/tools.log" $make -j2 all
-with_progress "guest programs" "$logs/guest.log" $make -j2 vm-suite-guest ARCH=arm64
+with_progress "guest programs" "$logs/guest.log" $make -j2 vm-guest "$build/arm64/bin/bigprog" ARCH=arm64
 say "unpacking Debian's arm64 redis-server and redis-tools (a few minutes the first time)"
 with_progress "redis tree" "$logs/tree.log" $make "$build/vm/arm64/redis-tree.stamp"
 if [ -z "${DEMO_KERNEL:-}" ]; then
 	say "building the release kernel (about 10 minutes the first time; cached afterwards)"
 	with_progress "release kernel" "$logs/kernel.log" $make kernel ARCH=arm64 KCONFIG=release
 fi
-say "booting the arm64 guest under QEMU (TCG: a few minutes): the XFS disk, then without and with the policy"
-with_progress "guest" "$logs/guest-run.log" \
-	"$top/tests/vm/suite-run.sh" arm64 "$kernel" "$out" demo.sh
+say "making the XFS disk (the VM suite's, cached) and the initramfs"
+harness=$top/tests/vm/harness
+with_progress "disk" "$logs/disk.log" \
+	"$harness/mkdisk.sh" suite arm64 "$build/vm/arm64/suite-disk.img"
+cp --sparse=always "$build/vm/arm64/suite-disk.img" "$out.disk.img"
+with_progress "initramfs" "$logs/initramfs.log" \
+	"$harness/mkinitramfs.sh" arm64 "$out.initramfs.gz" demo.sh
+say "booting the arm64 guest under QEMU (TCG: a few minutes): without and with the policy"
+with_progress "guest" "$logs/guest-run.log" env VM_TIMEOUT="${VM_TIMEOUT:-1800}" \
+	"$harness/run-vm.sh" arm64 "$kernel" "$out.initramfs.gz" "$out.disk.img" "$out"
+rm -f "$out.disk.img"
 
 tap=$out/demo.sh.tap
 [ -f "$tap" ] || {

@@ -6,7 +6,7 @@
 # TAP: the report of execfoliofs (the program EXECFOLIOFS, run here on the
 # trace the guest recorded, with the model the guests printed: their
 # kernel's base, architecture and read_ahead_kb) against the real tables
-# execfolio stat measured in the guests (fidelity-run.sh: OUTDIR/patched and
+# execfolio stat measured in the guests (vm-fidelity's boots: OUTDIR/patched and
 # OUTDIR/stock), row by row of the seed's table, each as a share of the
 # mapped text: the 64k column against the patched kernel with every file
 # tagged 64k, the stock column against the stock kernel.  A row passes when

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# robust-repair.sh IMAGE: TAP check that the XFS disk a robust-run.sh run
+# robust-repair.sh IMAGE: TAP check that the XFS disk a vm-robust boot
 # left behind is consistent: xfs_repair -n (no modification) finds nothing
 # to repair, and the guest unmounted it cleanly (a dirty log also fails).
 image=$1

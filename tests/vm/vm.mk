@@ -1,31 +1,39 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # VM tests: the patched kernels under QEMU (TCG), in-guest tests as TAP.
+# This is the harness's make side: the guest programs and the one rule
+# that runs any tier described in tests/vm/tiers.mk (tests/vm/README.md).
 #
-#   make check-vm-smoke   boot each test kernel, run guest/smoke.sh and
-#                         guest/vectors.sh (the shared policy vectors)
-#   make vm-guest ARCH=A  the static guest programs of build/A/bin/
+#   make check-vm-TIER      a tier of tiers.mk (check-vm-smoke, ...)
+#   make vm-guest ARCH=A    the static guest programs of build/A/bin/
+#                           every tier has (a tier builds its own too)
 #
-# A run boots one kernel once with an initramfs (busybox, the guest
-# programs, guest/init and the listed guest tests) and the XFS test disk;
-# run-vm.sh collects each test's TAP from a results disk, vm-tap.sh and
-# console-tap.sh report it (see tests/vm/README.md).
+# Parameters of every tier, over what its description says:
+#   VM_ARCHES="arm64 ..."   the architectures to boot
+#   VM_KCONFIG=test|kasan   the kernel configuration (check-full: kasan)
+#   KBASE=7.3|6.12          the kernel base
+#   VM_TIMEOUT=SECONDS      the limit of each boot
+#
+# A boot (harness/tier-boot.sh) builds the kernel, the guest programs and
+# the disk (harness/mkdisk.sh, cached), boots the kernel once with an
+# initramfs (busybox, the guest programs, harness/init and the tier's
+# guest tests) and reports the console and each test as TAP in
+# build/test-results/TIER/NAME-*.tap.
 
 VM_DIR := $(BUILD)/vm
-VM_ARCHES ?= arm64 x86_64
-# The kernels the VM tiers boot: test (make check) or kasan (check-full).
-VM_KCONFIG ?= test
-# Runs on the 6.12 backport (KBASE=6.12) keep their results and work files
-# apart from those of 7.3, the default base.
-VM_TAG := $(if $(filter 6.12,$(KBASE)),-6.12)
-# The image of VM_KCONFIG for the architecture in the shell variable $$a.
-vm_kernel = $(BUILD)/$$a/$(call kernel_dir,$$a,$(VM_KCONFIG))$$(test $$a = arm64 && echo Image || echo bzImage)
 # About 800K of text: several contpte blocks, more than one read-around.
 BIGTEXT_FUNCS := 1500
+# 4 KiB of text per function: about 5 MiB of text, more than two 2M PMDs.
+BIGPROG_FUNCS := 1280
 
+# --- guest programs ----------------------------------------------------------
 $(VM_DIR)/bigtext.c: tests/vm/gen-bigtext.py
 	@mkdir -p $(dir $@)
 	$(call quiet,GEN,$@)python3 $< $(BIGTEXT_FUNCS) > $@.tmp && mv $@.tmp $@
+
+$(VM_DIR)/bigprog.c: tests/vm/gen-bigprog.py
+	@mkdir -p $(dir $@)
+	$(call quiet,GEN,$@)python3 $< $(BIGPROG_FUNCS) > $@.tmp && mv $@.tmp $@
 
 $(BIN)/vmhelper: tests/vm/guest/vmhelper.c tests/vm/guest/vmhelper-memory.c \
 		tests/vm/guest/vmhelper.h include/execfolio/policy.h \
@@ -38,7 +46,7 @@ $(BIN)/vmvectors: tests/vm/guest/vmvectors.c tests/vm/guest/vectors-offline.h \
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.h,$^)
 
-# Runs on the host (mkdisk.sh): build it with the host's ARCH.
+# Runs on the host (disks/smoke.sh): build it with the host's ARCH.
 VECSTAGE := $(OBJ)/tests/vm/vecstage
 $(VECSTAGE): tests/vm/vecstage.c tests/vm/guest/vectors-offline.h $(VECTORS_OBJ) \
 		$(LIBEXECFOLIO)
@@ -50,33 +58,73 @@ $(BIN)/bigtext: $(VM_DIR)/bigtext.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) -O1 $(LDFLAGS) -Wl,-z,max-page-size=0x10000 -o $@ $<
 
-.PHONY: vm-guest check-vm-smoke check-vm-smoke-6.12
-CHECK_TIERS += vm-smoke vm-smoke-6.12
+# Segments 64K-aligned on arm64 (contpte); on x86_64 2M-aligned and text
+# in a segment of its own, so that whole PMDs of it can be mapped.
+BIGPROG_LDFLAGS_arm64 := -Wl,-z,max-page-size=0x10000
+BIGPROG_LDFLAGS_x86_64 := -Wl,-z,max-page-size=0x200000 -Wl,-z,separate-code
+
+$(BIN)/bigprog: $(VM_DIR)/bigprog.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) -O1 $(LDFLAGS) $(BIGPROG_LDFLAGS_$(ARCH)) -o $@ $<
+
+# bigprog's functions, run a part at a time on SIGUSR1; same link options.
+$(BIN)/faults-stepper: tests/vm/guest/faults-stepper.c $(VM_DIR)/bigprog.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) -O1 -I$(VM_DIR) $(LDFLAGS) $(BIGPROG_LDFLAGS_$(ARCH)) -o $@ $<
+
+$(BIN)/fsx: tests/vm/guest/fsx.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+.PHONY: vm-guest
 vm-guest: $(BIN)/execfolio $(BIN)/vmhelper $(BIN)/vmvectors $(BIN)/bigtext
 
-# $(call vm_fail,NAME,REASON): record a VM run that could not be set up.
-vm_fail = mkdir -p $(RESULTS)/vm-smoke && \
-	printf '1..1\nnot ok 1 - %s\n' "$(2)" > $(RESULTS)/vm-smoke/$(1).tap
+# --- the tier driver ---------------------------------------------------------
+-include tests/vm/tiers.mk
 
-check-vm-smoke: $(VECSTAGE)
-	@for a in $(VM_ARCHES); do \
-		k=$(vm_kernel); \
-		d=$(VM_DIR)/$$a$(VM_TAG); mkdir -p $$d; \
-		if ! { $(MAKE) --no-print-directory kernel ARCH=$$a KCONFIG=$(VM_KCONFIG) && \
-			$(MAKE) --no-print-directory vm-guest ARCH=$$a && \
-			$(TOP)/tests/vm/mkinitramfs.sh $$a $(BUILD)/$$a/bin $(VM_DIR) \
-				$$d/smoke-initramfs.gz smoke.sh vectors.sh && \
-			$(TOP)/tests/vm/mkdisk.sh $(BUILD)/$$a/bin $$d/smoke-disk.img && \
-			$(TOP)/tests/vm/run-vm.sh $$a $$k $$d/smoke-initramfs.gz \
-				$$d/smoke-disk.img $$d/smoke; }; then \
-			$(call vm_fail,$$a$(VM_TAG)-setup,$$a: kernel build / guest programs / VM setup failed); \
-			continue; \
-		fi; \
-		$(TAP_RUN) vm-smoke/$$a$(VM_TAG)-console $(TOP)/tests/vm/console-tap.sh $$d/smoke; \
-		$(TAP_RUN) vm-smoke/$$a$(VM_TAG)-smoke $(TOP)/tests/vm/vm-tap.sh $$d/smoke smoke.sh; \
-		$(TAP_RUN) vm-smoke/$$a$(VM_TAG)-vectors $(TOP)/tests/vm/vm-tap.sh $$d/smoke vectors.sh; \
-	done
+# $(call vm_var,TIER,FIELD): the variable of FIELD in TIER's description,
+# or in that of the tier it is a variant of (TIER.base); empty if neither
+# has it.
+vm_var = $(if $(filter undefined,$(origin $(1).$(2))),$(if $($(1).base),$(call vm_var,$($(1).base),$(2))),$(1).$(2))
+vm_field = $(if $(call vm_var,$(1),$(2)),$($(call vm_var,$(1),$(2))))
+# A variant reports into the results of the tier it varies.
+vm_results = $(or $($(1).base),$(1))
+vm_kbase = $(if $(filter command line,$(origin KBASE)),$(KBASE),$(or $(call vm_field,$(1),kbase),7.3))
+vm_kconfig = $(or $(VM_KCONFIG),$(call vm_field,$(1),kconfig),test)
+vm_arches = $(or $(VM_ARCHES),$(call vm_field,$(1),arches))
+# Runs on 6.12 are named ARCH-6.12, apart from those on 7.3.
+vm_tag = $(if $(filter 6.12,$(call vm_kbase,$(1))),-6.12)
+# $(call vm_name,TIER,ARCH): the name of TIER's boot on ARCH, by default
+# ARCH and the tag; TIER.name is called with ARCH, the tag and the kernel
+# configuration.
+vm_name = $(if $(call vm_var,$(1),name),$(call $(call vm_var,$(1),name),$(2),$(call vm_tag,$(1)),$(call vm_kconfig,$(1))),$(2)$(call vm_tag,$(1)))
+# The boots, NAME:ARCH:KSERIES each: TIER.boots, or one per architecture
+# with the series.
+vm_boots = $(or $(call vm_field,$(1),boots),$(foreach a,$(call vm_arches,$(1)),$(call vm_name,$(1),$(a)):$(a):execfolio))
 
-# The 6.12 backport on arm64: the same tier on the other kernel base.
-check-vm-smoke-6.12:
-	@$(MAKE) --no-print-directory check-vm-smoke KBASE=6.12 VM_ARCHES=arm64
+# $(call vm_boot,TIER,NAME,ARCH,KSERIES): one boot, its checks (TIER.check,
+# called with RESULTS/NAME, the kernel and the run directory), the run's
+# disk removed afterwards.
+vm_boot = MAKE="$(MAKE)" $(TOP)/tests/vm/harness/tier-boot.sh \
+	--make "kernel ARCH=$(3) KCONFIG=$(call vm_kconfig,$(1)) KSERIES=$(4) KBASE=$(call vm_kbase,$(1))" \
+	--make "vm-guest $(addprefix $(BUILD)/$(3)/bin/,$(call vm_field,$(1),programs)) ARCH=$(3)" \
+	$(if $(strip $(call vm_field,$(1),needs) $(call vm_field,$(1),needs.$(3))),\
+		--make "$(call vm_field,$(1),needs) $(call vm_field,$(1),needs.$(3))") \
+	--disk $(call vm_field,$(1),disk) \
+	$(addprefix --program ,$(call vm_field,$(1),programs)) \
+	--timeout $(or $(VM_TIMEOUT),$(call vm_field,$(1),timeout),900) \
+	$(RESULTS)/$(call vm_results,$(1)) $(2) $(3) \
+	$(call kernel_image,$(3),$(call vm_kconfig,$(1)),$(4),$(call vm_kbase,$(1))) \
+	$(VM_DIR)/$(call vm_results,$(1))/$(2) $(call vm_field,$(1),tests) $(call vm_field,$(1),tests.$(3)); \
+	$(if $(call vm_var,$(1),check),$(call $(call vm_var,$(1),check),$(call vm_results,$(1))/$(2),$(call kernel_image,$(3),$(call vm_kconfig,$(1)),$(4),$(call vm_kbase,$(1))),$(VM_DIR)/$(call vm_results,$(1))/$(2));) \
+	rm -f $(VM_DIR)/$(call vm_results,$(1))/$(2).disk.img;
+
+VM_TIER_TARGETS := $(addprefix check-,$(VM_TIERS))
+.PHONY: $(VM_TIER_TARGETS)
+CHECK_TIERS += $(VM_TIERS)
+
+# The one rule of every tier: its boots one after the other, then its
+# checks of all of them (TIER.after).
+$(VM_TIER_TARGETS): check-%: all $(VECSTAGE)
+	@$(foreach b,$(call vm_boots,$*),$(call vm_boot,$*,$(word 1,$(subst :, ,$(b))),$(word 2,$(subst :, ,$(b))),$(word 3,$(subst :, ,$(b)))))\
+	$(call vm_field,$*,after)

@@ -3,7 +3,7 @@
 #
 # A static program with several MB of text, all of it executed in a
 # scrambled order (tests/vm/gen-bigprog.py), run from the XFS test disk
-# (tests/vm/suite-disk.sh) under the 64k mount default: its cont-aligned
+# (tests/vm/disks/suite.sh) under the 64k mount default: its cont-aligned
 # share (DESIGN.md section 2.10) is at least 98%.  The same program opted out
 # (xattr none) is the baseline.  Bytes read from the disk and page-cache
 # growth of both runs are reported.  A copy written over a small

@@ -9,7 +9,7 @@
 #  - refused by mount(2) and by remount as exec_folio_size=VALUE, with a
 #    log line naming the option (values with a NUL byte cannot be mount
 #    data and are not tried there);
-# and a malformed value written offline (faults-disk.sh, by the host's
+# and a malformed value written offline (disks/faults.sh, by the host's
 # stock kernel) is ignored: no policy, the file reads and runs, one warning
 # naming the inode, not repeated on later accesses.
 # Values use the vectors' escapes (\n \r \t \\ \" \0 \xHH), which vmhelper

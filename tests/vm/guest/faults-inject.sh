@@ -4,7 +4,7 @@
 # Allocation failure and memory pressure, as TAP (vm-faults tier).  With
 # fail_page_alloc failing every allocation of order >= 4 system-wide
 # (probability 100, times -1, ignore-gfp-wait N, so sleeping allocations
-# fail too), on files tagged 64k (faults-disk.sh):
+# fail too), on files tagged 64k (disks/faults.sh):
 #  - bigprog.tagged started from a cold cache runs to completion;
 #  - stepper.tagged, started before, faults in text it never touched
 #    (guest/faults-stepper.c: part 2 of its functions) and computes what

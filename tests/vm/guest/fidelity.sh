@@ -3,7 +3,7 @@
 #
 # The fidelity of execfoliofs's report (DESIGN.md section 8.4): Debian's
 # sqlite3 running tests/vm/fidelity-workload.sql, a program and workload
-# the simulator was not tuned on, from the disk of tests/vm/fidelity-disk.sh.
+# the simulator was not tuned on, from the disk of tests/vm/disks/fidelity.sh.
 #
 # Both kernels first print the report options that model them (the
 # kernel's base, the architecture, the disk's read_ahead_kb) between

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The seed's workload: redis-server from Debian's arm64 packages, chrooted
-# into the package tree on the XFS test disk (tests/vm/suite-disk.sh),
+# into the package tree on the XFS test disk (tests/vm/disks/suite.sh),
 # under redis-benchmark.  redis/tagged has its executables under the 64k
 # mount default and its shared libraries tagged 64k by mkfs.execfolio;
 # redis/plain is the same tree without xattrs, run on a mount without the

@@ -3,7 +3,7 @@
 #
 # Data integrity of files cached under the exec folio policy, as TAP: fsx
 # (random operations against an in-memory model) on the robustness disk
-# (tests/vm/robust-run.sh) mounted with exec_folio_size=64k: fsx/default
+# (tests/vm/disks/robust.sh) mounted with exec_folio_size=64k: fsx/default
 # (mode 0755, no xattr: the mount default), fsx/64k and fsx/2m (xattrs),
 # and fsx/flip, whose xattr a background loop changes (64k, 2m, removed,
 # 16k, none, ...) while fsx runs on it.  FSX_OPS operations per file

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # In-guest smoke test of the exec folio series on XFS, as TAP.  The test
-# disk (made by tests/vm/mkdisk.sh) holds bigtext, a static program with
+# disk (tests/vm/disks/smoke.sh) holds bigtext, a static program with
 # ~800K of text (mode 0755, no xattr), bigtext.none (a copy with
 # trusted.exec_folio_size=none), bigtext.leaf (mode 0644, the xattr 64k
 # among enough user xattrs for a leaf-form attribute fork) and plain

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# bench.sh EXECFOLIOFS PASSTHROUGH_LL FSBENCH OUT.md
+# fuse-bench.sh EXECFOLIOFS PASSTHROUGH_LL FSBENCH OUT.md
 #
 # execfoliofs against libfuse's passthrough_ll example (built from Debian's
 # libfuse3-dev on this machine) and against the backing XFS directly: cold
@@ -25,7 +25,7 @@ FSBENCH=$3
 OUT=$4
 ROUNDS=${ROUNDS:-6}
 READ_ROUNDS=${READ_ROUNDS:-18}
-TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/tests/lib.sh"
 
 why=$(xfs_unavailable)
@@ -203,7 +203,7 @@ row() { # LABEL FIGURE
 	echo "daemon is faster (two-sided exact sign test; ties left out). Read figures:"
 	echo "$READ_ROUNDS rounds, caches dropped before each cold read; the others:"
 	echo "$ROUNDS rounds. Load average at the start $LOAD_START, at the end $LOAD_END."
-	echo "Reproduce with \`make bench-fuse\` (tests/fuse/bench.sh, tests/fuse/fsbench.c)."
+	echo "Reproduce with \`make bench-fuse\` (bench/fuse-bench.sh, bench/fsbench.c)."
 	echo
 	echo "| figure | XFS direct | execfoliofs | passthrough_ll | execfoliofs / passthrough_ll | rounds ahead | sign test p | execfoliofs / XFS |"
 	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"

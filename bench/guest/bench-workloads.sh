@@ -3,7 +3,7 @@
 #
 # The kernel benchmarks' guest side (bench/bench-kernels.sh): the seed's
 # workloads chrooted into the Debian arm64 tree on the disk made by
-# bench/bench-disk.sh.  On a kernel without the exec folio mount option
+# bench/disks/kernels.sh.  On a kernel without the exec folio mount option
 # (stock, option one) one configuration runs: plain/ mounted without
 # options.  On the execfolio kernel two: plain/ with the 64k mount default
 # ("mount") and tagged/ (libraries tagged 64k) with it ("tagged"), in the

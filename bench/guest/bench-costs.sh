@@ -3,7 +3,7 @@
 #
 # The cost benchmarks' guest side (bench/bench-costs.sh, QEMU with
 # -icount shift=0 and one CPU: one guest nanosecond is one instruction),
-# on the disk of bench/cost-disk.sh.
+# on the disk of bench/disks/costs.sh.
 #
 # inodes: instantiating every inode of inodes/ cold (a fresh mount, caches
 # dropped) with busybox find -type f -perm -u+x (an lstat of each entry),

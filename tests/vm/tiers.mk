@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The VM tiers, each described once; the rule of tests/vm/vm.mk runs any
+# of them as make check-TIER (tests/vm/README.md).  A description:
+#
+#   TIER.arches     the architectures, one boot each (VM_ARCHES overrides)
+#   TIER.kbase      the kernel base, 7.3 (the default) or 6.12
+#   TIER.kconfig    test (the default) or kasan (VM_KCONFIG overrides)
+#   TIER.tests, TIER.tests.ARCH
+#                   the guest tests (tests/vm/guest/), in the order they
+#                   run; each reports build/test-results/TIER/NAME-T.tap,
+#                   T the script's name without .sh or LABEL in LABEL=SCRIPT
+#   TIER.disk       the disk recipe, tests/vm/disks/RECIPE.sh
+#   TIER.programs   guest programs of build/ARCH/bin/ the tier builds
+#                   (besides vm-guest) and puts in the initramfs's /bin
+#   TIER.needs, TIER.needs.ARCH
+#                   what else to make first (the trees of the disk)
+#   TIER.timeout    seconds per boot (default 900)
+#   TIER.name       a boot's NAME, called with ARCH, the tag (-6.12 on
+#                   6.12) and the configuration; by default ARCH and tag
+#   TIER.boots      the boots as NAME:ARCH:KSERIES, instead of one per
+#                   architecture of the execfolio series
+#   TIER.check      per boot, host checks called with TIER/NAME, the
+#                   kernel image and the run directory
+#   TIER.after      host checks after all boots
+#   TIER.base       the tier this one is a variant of: what it does not
+#                   say is the base's, and it reports into the base's
+#                   results
+#
+# Adding a guest test: its script in tests/vm/guest/ and its name in the
+# tier's .tests.
+
+# --- vm-smoke -----------------------------------------------------------------
+# The policy vectors against the kernel and the smoke test: a program's
+# text in 64K folios under the mount default, opted out by the xattr,
+# changed while cached, the fallback under injected allocation failure,
+# the mount option shown and remounted.
+VM_TIERS += vm-smoke vm-smoke-6.12
+vm-smoke.arches := arm64 x86_64
+vm-smoke.tests := smoke.sh vectors.sh
+vm-smoke.disk := smoke
+
+# The same tier on the 6.12 backport, arm64.
+vm-smoke-6.12.base := vm-smoke
+vm-smoke-6.12.kbase := 6.12
+vm-smoke-6.12.arches := arm64
+
+# --- vm-suite -----------------------------------------------------------------
+# Workloads on disks made with mkfs.execfolio: arm64, bigprog.sh (a large
+# program, 64k), redis.sh (redis-server under redis-benchmark) and
+# readfirst.sh (the policy whoever reads first, and what it must not cost:
+# random reads, writeback on chmod +x, a memory cgroup at its limit);
+# x86_64, pmd.sh (2m, PMD-mapped text).
+VM_TIERS += vm-suite vm-suite-6.12
+REDIS_TREE := $(VM_DIR)/arm64/redis-tree
+vm-suite.arches := arm64 x86_64
+vm-suite.tests.arm64 := bigprog.sh redis.sh readfirst.sh
+vm-suite.tests.x86_64 := pmd.sh
+vm-suite.disk := suite
+vm-suite.programs := bigprog
+vm-suite.needs.arm64 := $(REDIS_TREE).stamp
+vm-suite.timeout := 1800
+
+vm-suite-6.12.base := vm-suite
+vm-suite-6.12.kbase := 6.12
+vm-suite-6.12.arches := arm64
+
+# Debian's redis-server and redis-tools for arm64 with their dependencies.
+$(REDIS_TREE).stamp: tests/workloads/debian-tree.sh
+	@echo "  TREE     $(REDIS_TREE) (redis-server, redis-tools: a few minutes)"
+	$(Q)rm -rf $(REDIS_TREE) $(REDIS_TREE).tmp
+	$(Q)sh $< arm64 $(REDIS_TREE).tmp redis-server redis-tools >/dev/null
+	$(Q)mv $(REDIS_TREE).tmp $(REDIS_TREE) && touch $@
+
+# --- vm-fidelity ----------------------------------------------------------------
+# Does execfoliofs's report predict what the kernels really do?  The
+# report is only worth running on a stock kernel if it does, so it is
+# checked on a workload the model was not tuned on: Debian's sqlite3
+# running tests/vm/fidelity-workload.sql in the arm64 guest
+# (guest/fidelity.sh), traced under execfoliofs on the patched test kernel
+# and measured with execfolio stat from XFS, tagged 64k on the patched
+# kernel and untagged on the stock one; the report's 64k and stock columns
+# against the real tables, row by row (fidelity-compare.sh, the report run
+# with the model the guests print: their kernel's base, the architecture,
+# the disk's read_ahead_kb); DESIGN.md section 8.4.  The tier runs on the
+# 6.12 kernels until the 7.3 model has been checked against the 7.3 ones.
+VM_TIERS += vm-fidelity
+SQLITE_TREE := $(VM_DIR)/arm64/sqlite-tree
+vm-fidelity.kbase := 6.12
+vm-fidelity.boots := patched:arm64:execfolio stock:arm64:stock
+vm-fidelity.tests := guest=fidelity.sh
+vm-fidelity.disk := fidelity
+vm-fidelity.programs := execfoliofs
+vm-fidelity.needs := $(SQLITE_TREE).stamp
+vm-fidelity.timeout := 1200
+vm-fidelity.after = $(TAP_RUN) vm-fidelity/compare $(TOP)/tests/vm/fidelity-compare.sh \
+	$(VM_DIR)/vm-fidelity $(BIN)/execfoliofs
+
+# Debian's sqlite3 for arm64 with its dependencies.
+$(SQLITE_TREE).stamp: tests/workloads/debian-tree.sh
+	@echo "  TREE     $(SQLITE_TREE) (sqlite3)"
+	$(Q)rm -rf $(SQLITE_TREE) $(SQLITE_TREE).tmp
+	$(Q)sh $< arm64 $(SQLITE_TREE).tmp sqlite3 >/dev/null
+	$(Q)mv $(SQLITE_TREE).tmp $(SQLITE_TREE) && touch $@
+
+# --- vm-faults ------------------------------------------------------------------
+# Allocation failure, memory pressure, bad input, privilege and the debug
+# options of the test kernels.  The policy must degrade and never fail
+# when large folios cannot be had (DESIGN.md section 2.6), refuse every
+# value it cannot parse, and stay root's to change; the debug options are
+# what make a locking or VM mistake visible.  On the host, the kernel's
+# .config has the debug and fault injection options (faults-config.sh).
+VM_TIERS += vm-faults
+vm-faults.arches := arm64 x86_64
+vm-faults.name = $(1)$(2)-$(3)
+vm-faults.tests := faults-badinput.sh faults-privilege.sh faults-inject.sh
+vm-faults.disk := faults
+vm-faults.programs := bigprog faults-stepper
+vm-faults.timeout := 1800
+vm-faults.check = $(TAP_RUN) $(1)-config $(TOP)/tests/vm/faults-config.sh $(2).config
+
+# --- vm-robust ------------------------------------------------------------------
+# Data integrity and concurrency of files cached under the policy.  The
+# series changes how the page cache of ordinary files is filled and lets
+# the preferred order change under live mappings, so it must be shown
+# never to cost data: fsx on files under the mount default, 64k, 2m and a
+# changing xattr (robust-fsx.sh), xattr changes against exec, mmap, read
+# and truncate (robust-stress.sh), then xfs_repair -n on the host
+# (robust-repair.sh).  arm64 only in make check, to keep it well under its
+# time budget (about 7 minutes of TCG per arch); check-full runs x86_64.
+VM_TIERS += vm-robust
+vm-robust.arches := arm64
+vm-robust.tests := robust-fsx.sh robust-stress.sh
+vm-robust.disk := robust
+vm-robust.programs := fsx bigtext
+vm-robust.timeout := 1800
+vm-robust.check = $(TAP_RUN) $(1)-repair $(TOP)/tests/vm/robust-repair.sh $(3).disk.img

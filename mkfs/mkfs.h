@@ -150,6 +150,12 @@ struct options {
 int report_open(const char *path);
 void report(const struct node *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * A line of the report that is no difference for --strict: the file reads
+ * back the same, only how it is stored differs (a sparse file).
+ */
+void report_note(const struct node *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 size_t report_count(void);
 int report_close(void);
 /* An error about one file: its path below SOURCE_DIR, escaped, first. */

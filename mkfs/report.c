@@ -90,6 +90,17 @@ void report(const struct node *n, const char *fmt, ...)
 	report_lines++;
 }
 
+void report_note(const struct node *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!report_out)
+		report_out = stderr;
+	va_start(ap, fmt);
+	put_node_line(report_out, n, fmt, ap);
+	va_end(ap);
+}
+
 size_t report_count(void)
 {
 	return report_lines;

@@ -258,9 +258,9 @@ static int read_node(struct walk *w, size_t idx)
 		/* mkfs.xfs -p of xfsprogs 6.1 writes every block of a file. */
 		if (n->st.st_size &&
 		    lseek(fd, 0, SEEK_HOLE) < (off_t)n->st.st_size)
-			report(n, "sparse file: its holes are stored as "
-				  "allocated blocks of zeros (mkfs.xfs -p "
-				  "writes every block)");
+			report_note(n, "sparse file: its holes are stored as "
+				       "allocated blocks of zeros (mkfs.xfs -p "
+				       "writes every block)");
 		/* An empty file is no ELF file and nothing to analyse. */
 		if (t->read_elf && n->st.st_size)
 			read_elf_headers(n, fd, path);

@@ -41,7 +41,7 @@ run_measure() { # PROGRAM [fail] -> "BIG64 CONT TEXT"
 	wait $pid 2>/dev/null
 }
 
-if [ "$(kbase)" = 6.12 ]; then echo "1..31"; else echo "1..38"; fi
+if [ "$(kbase)" = 6.12 ]; then echo "1..31"; else echo "1..37"; fi
 
 # The readahead window decides what a data fault's read-around brings in
 # before the text is executed.  Linux 7.3 gives the guest's virtio disk

@@ -56,20 +56,34 @@ no_image "xfsprogs missing"
 # Interrupted builds: SIGINT and SIGTERM while mkfs.xfs runs, replacing an
 # IMAGE with --force. The work directory (in $TMPDIR), the temporary image
 # and mkfs.xfs are gone, IMAGE is as it was, and the exit status says so.
+# A stand-in mkfs.xfs (first in XFSPROGS_PATH) builds forever, so that the
+# signal always finds the build running; the real one does the rest (-V,
+# the geometry dry run).
 I=$W/intr
-mkdir -p "$I/src" "$I/tmp"
-head -c 300000000 /dev/urandom > "$I/src/big"
+mkdir -p "$I/src" "$I/tmp" "$I/bin"
+head -c 300000 /dev/urandom > "$I/src/big"
+real_mkfs_xfs=$(PATH=$PATH:/usr/sbin:/sbin command -v mkfs.xfs)
+cat > "$I/bin/mkfs.xfs" << STANDIN
+#!/bin/sh
+case " \$* " in
+*" -p "*) while :; do sleep 1; done ;;
+esac
+exec $real_mkfs_xfs "\$@"
+STANDIN
+chmod +x "$I/bin/mkfs.xfs"
 echo precious > "$W/out/img"
 for sig in INT TERM; do
-	TMPDIR=$I/tmp "$MKFS" --force "$I/src" "$W/out/img" 2> /dev/null &
+	TMPDIR=$I/tmp XFSPROGS_PATH=$I/bin:/usr/sbin:/sbin \
+		"$MKFS" --force "$I/src" "$W/out/img" 2> /dev/null &
 	pid=$!
-	# Wait for mkfs.xfs to run (at most 3 minutes: a loaded machine).
+	# Wait for mkfs.xfs to build (at most 3 minutes: a loaded machine);
+	# not its short-lived -V, which would race with the signal.
 	i=0
-	while [ $i -lt 1800 ] && ! pgrep -P $pid -x mkfs.xfs > /dev/null; do
+	while [ $i -lt 1800 ] && ! pgrep -P $pid -f 'mkfs\.xfs .*-p ' > /dev/null; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	child=$(pgrep -P $pid -x mkfs.xfs)
+	child=$(pgrep -P $pid -f 'mkfs\.xfs .*-p ')
 	kill -$sig $pid
 	wait $pid
 	rc=$?

@@ -18,7 +18,7 @@ struct execfolio_json {
 	FILE *out;
 	int depth;
 	bool need_comma[EXECFOLIO_JSON_DEPTH];
-	char closer[EXECFOLIO_JSON_DEPTH];	/* '}' or ']' per level */
+	char closer[EXECFOLIO_JSON_DEPTH]; /* '}' or ']' per level */
 };
 
 void execfolio_json_init(struct execfolio_json *j, FILE *out);
@@ -30,8 +30,7 @@ void execfolio_json_string(struct execfolio_json *j, const char *key,
 			   const char *value);
 void execfolio_json_u64(struct execfolio_json *j, const char *key,
 			uint64_t value);
-void execfolio_json_bool(struct execfolio_json *j, const char *key,
-			 bool value);
+void execfolio_json_bool(struct execfolio_json *j, const char *key, bool value);
 /* Ends the document with a newline. */
 void execfolio_json_finish(struct execfolio_json *j);
 

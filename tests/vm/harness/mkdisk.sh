@@ -4,8 +4,8 @@
 # mkdisk.sh RECIPE ARCH IMAGE
 #
 # The one way the VM tiers, the demo and the benchmarks make an XFS disk.
-# RECIPE (tests/vm/disks/RECIPE.sh for a bare name, else a path, e.g.
-# bench/disks/kernels.sh) fills a staging tree; mkfs.execfolio makes IMAGE
+# RECIPE (tests/vm/disks/RECIPE.sh for a bare name, else the path of a
+# caller's own recipe) fills a staging tree; mkfs.execfolio makes IMAGE
 # from it rootless; the recipe may then check IMAGE and write to it
 # through a loop mount (as root: the host's kernel knows nothing of the
 # policy and stores any xattr value as given).

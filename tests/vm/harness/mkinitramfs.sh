@@ -8,7 +8,7 @@
 # vmhelper and vmvectors always, and each PROGRAM), init (here) as /init,
 # vmlib.sh and the shared policy vectors in /tests, and the in-guest
 # TESTs, listed in /tests/list in that order: a bare name is a script of
-# tests/vm/guest/, anything else a path (bench/guest/...).  The busybox
+# tests/vm/guest/, anything else a path (a caller's own script).  The busybox
 # of another architecture is fetched once with apt-get download into
 # build/vm/ (needs 'dpkg --add-architecture arm64').
 set -eu

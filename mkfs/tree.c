@@ -190,6 +190,11 @@ static void note_hard_link(struct walk *w, size_t idx)
 		if (w->seen[i].dev == n->st.st_dev &&
 		    w->seen[i].ino == n->st.st_ino) {
 			n->link_of = w->seen[i].node;
+			/*
+			 * Reading the first link may have moved the atime
+			 * this lstat() saw: the image gets the one before.
+			 */
+			n->st.st_atim = w->t->nodes[n->link_of].st.st_atim;
 			return;
 		}
 	}

@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-plan 42
+plan 43
 
 # build_and_compare NAME SRC IMG [OPTIONS...]: build, repair -n, mount,
 # compare with the source and the --dry-run policy list.
@@ -238,6 +238,25 @@ strace -f -o "$W/auto.trace" -e trace=open,openat \
 	"$MKFS" --dry-run --auto "$P" x > /dev/null 2>&1
 got=$(grep -c "open.*\"$P/lib/libc.so.6\"" "$W/auto.trace")
 check_eq "--auto: each file opened once (ELF headers read in the tree walk)" "$got" 1
+# Reading a file moves its atime (the ELF headers are read in the tree
+# walk): the image keeps the one the source had before the build, for
+# every link of a hard-linked program.
+mkdir -p "$W/links/a" "$W/links/b" "$W/links-out"
+chmod -R 755 "$W/links"
+chown 65534 "$W/links-out"
+cp /bin/true "$W/links/a/prog"
+ln "$W/links/a/prog" "$W/links/b/prog"
+touch -a -d '2001-02-03 04:05:06 UTC' "$W/links/a/prog"
+setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	"$MKFS" --auto "$W/links" "$W/links-out/img" 2> /dev/null
+if mount -o loop,ro "$W/links-out/img" "$MNT"; then
+	got=$(stat -c %X "$MNT/a/prog" "$MNT/b/prog" | tr '\n' ' ')
+	umount "$MNT"
+else
+	got="mount failed"
+fi
+check_eq "--auto: both links of a program it reads keep the source's atime" \
+	"$got" "981173106 981173106 "
 got=$("$MKFS" --dry-run --exec-folio-size 16k --rule 'bin/*=2m' --rule 'bin/true=none' --rule 'data/*=4096' "$P" x | sort | tr '\n' ' ')
 check_eq "--rule: after the options, last match wins, none stored, canonical" \
 	"$got" "bin/script 2m bin/true none bin/true-noexec 2m data/file 4k "

@@ -3,15 +3,15 @@
 # The kernel side: fs/patches applied to Debian's linux-source-7.3, and the
 # backport in fs/backport-6.12/ applied to Debian's linux-source-6.12.
 #
-#   make kernel [ARCH=arm64|x86_64] [KCONFIG=test|release|kasan]
+#   make kernel [ARCH=arm64|x86_64] [KCONFIG=test|release|kasan|pages16k]
 #               [KSERIES=execfolio|stock|option-one] [KBASE=7.3|6.12]
 #   make kernels         both architectures (KCONFIG as above)
 #   make checkpatch      scripts/checkpatch.pl --strict on every patch
 #   make check-patches   build the kernel after each patch in turn
 #                        (ARCH=arm64 by default; for make check-full)
 #
-# Test kernels go to build/arm64/Image and build/x86_64/bzImage, release
-# and KASAN kernels to build/<arch>/release/ and build/<arch>/kasan/, and
+# Test kernels go to build/arm64/Image and build/x86_64/bzImage, release,
+# KASAN and 16K-page kernels to build/<arch>/<KCONFIG>/, and
 # the kernels of KBASE=6.12 to the same places under build/<arch>/6.12/; the
 # kernels execfolio is compared with
 # (KSERIES=stock: the bare tarball, KSERIES=option-one: the seed's fixed
@@ -25,7 +25,7 @@ export KBASE
 KERNEL_ARCHES := arm64 x86_64
 
 # $(call kernel_image,ARCH,KCONFIG[,KSERIES[,KBASE]])
-kernel_dir = $(if $(filter 6.12,$(or $(4),$(KBASE))),6.12/)$(if $(filter-out execfolio,$(or $(3),execfolio)),$(2)-$(3)/,$(if $(filter release kasan,$(2)),$(2)/))
+kernel_dir = $(if $(filter 6.12,$(or $(4),$(KBASE))),6.12/)$(if $(filter-out execfolio,$(or $(3),execfolio)),$(2)-$(3)/,$(if $(filter release kasan pages16k,$(2)),$(2)/))
 kernel_image = $(BUILD)/$(1)/$(call kernel_dir,$(1),$(2),$(3),$(4))$(if $(filter arm64,$(1)),Image,bzImage)
 
 .PHONY: kernel kernels checkpatch check-patches

@@ -7,8 +7,8 @@
 #
 #   build-kernel.sh ARCH KCONFIG OUTPUT [SERIES]
 #
-# ARCH is arm64 or x86_64, KCONFIG is test, release or kasan (test with
-# KASAN), OUTPUT is where the
+# ARCH is arm64 or x86_64, KCONFIG is test, release, kasan (test with
+# KASAN) or pages16k (test with 16K pages, arm64), OUTPUT is where the
 # boot image is copied. SERIES is what goes on top of the tarball:
 # execfolio (the default: the series of KBASE), stock (nothing) or option-one (the
 # fixed 64K exec folio order patch for 6.12 that execfolio is compared
@@ -33,7 +33,7 @@ die() {
 }
 
 [ $# -eq 3 ] || [ $# -eq 4 ] ||
-	die "usage: build-kernel.sh ARCH test|release|kasan OUTPUT [execfolio|stock|option-one]"
+	die "usage: build-kernel.sh ARCH test|release|kasan|pages16k OUTPUT [execfolio|stock|option-one]"
 arch=$1
 kconfig=$2
 output=$3
@@ -60,11 +60,16 @@ x86_64)
 	die "unknown ARCH '$arch': use arm64 or x86_64"
 	;;
 esac
-# kasan: the test kernel with KASAN on top (fs/config/kasan.config).
+# kasan: the test kernel with KASAN on top (fs/config/kasan.config);
+# pages16k: the test kernel with 16K pages (fs/config/pages16k.config).
 case $kconfig in
 test | release) kfragments=$kconfig ;;
 kasan) kfragments="test kasan" ;;
-*) die "unknown KCONFIG '$kconfig': use test, release or kasan" ;;
+pages16k)
+	[ "$arch" = arm64 ] || die "KCONFIG=pages16k is for ARCH=arm64 only"
+	kfragments="test pages16k"
+	;;
+*) die "unknown KCONFIG '$kconfig': use test, release, kasan or pages16k" ;;
 esac
 
 [ -r "$tarball" ] || die "$tarball not found: $kbase_hint"

@@ -1,18 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The host side of vm-fidelity (tests/vm/fidelity-compare.sh) runs the
+# The host side of vm-fidelity.  tests/vm/fidelity-compare.sh runs the
 # report with the model the guests printed: the 7.3 model on arm64 for a
 # 7.3 guest (the host being another architecture), 6.12 for a 6.12 one;
 # guests of different models, or none, fail.  No VM is booted: the guests'
 # output is made up, as guest/fidelity.sh prints it, for the workload of
 # tests/integration/report.sh (pages 100, 101, 108, 128 of 1M of text).
+# tests/vm/nopolicy-compare.sh wants the same table and bytes read from
+# the series with no policy as from stock.
 . "$TOP/tests/lib.sh"
 
 EFS=$BIN/execfoliofs
 [ -x "$EFS" ] || skip_all "$EFS not built"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 7
+plan 11
 
 W=$(mktemp -d /tmp/execfolio-fidelity.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -46,10 +48,14 @@ read 1 1 442368 4096 fault
 read 1 1 524288 4096 fault
 EOF
 		table | block real-64k
+		{ echo "processes: 101"; table; } | block real-nopolicy
+		echo "read ${3:-8192}" | block read-nopolicy
 	} >"$W/out/patched/fidelity.sh.tap"
 	{
 		echo "$2" | block model
 		table | block real-stock
+		{ echo "processes: 202"; table | sed -e "${4:-}"; } | block real-nopolicy
+		echo "read 8192" | block read-nopolicy
 	} >"$W/out/stock/fidelity.sh.tap"
 }
 
@@ -82,4 +88,22 @@ check_eq "guests of different models: one failure, exit 1" \
 guests "" ""
 check_eq "guests that printed no model: exit 1" \
 	"$(compare >/dev/null; echo $?)" "1"
+
+nopolicy() { sh "$TOP/tests/vm/nopolicy-compare.sh" "$W/out"; }
+m="--kernel 7.3 --arch arm64 --ra-kb 128"
+guests "$m" "$m"
+nopolicy >"$W/tap"
+check_eq "no policy: the same table (other process) and bytes read pass" \
+	"$? $(grep -c '^ok' "$W/tap")" "0 3"
+guests "$m" "$m" 8192 's/^thp-aligned-64kB 128/thp-aligned-64kB 64/'
+nopolicy >"$W/tap"
+check_eq "no policy: a row that differs fails, shown as a diff" \
+	"$? $(grep -c '^not ok 2 \|^# -thp-aligned-64kB 64 kB' "$W/tap")" "1 2"
+guests "$m" "$m" 12288
+nopolicy >"$W/tap"
+check_eq "no policy: more bytes read fails, both counts named" \
+	"$? $(grep -c '^not ok 3 - the same bytes read from the disk: stock 8192, series 12288' "$W/tap")" "1 1"
+rm "$W/out/stock/fidelity.sh.tap"
+check_eq "no policy: a boot that printed nothing fails" \
+	"$(nopolicy >/dev/null; echo $?)" "1"
 tap_done

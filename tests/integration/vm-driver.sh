@@ -78,7 +78,7 @@ check_eq "a disk that cannot be made is a setup failure" \
 # Every tier of tiers.mk names its tests and a disk recipe that exist.
 missing=$(cd "$top" && make --no-print-directory -s --eval '
 vm-driver-list:
-	@$(foreach t,$(VM_TIERS),echo "$(t) disk=$(call vm_field,$(t),disk) $(foreach a,arm64 x86_64,$(call vm_field,$(t),tests) $(call vm_field,$(t),tests.$(a)))";)
+	@$(foreach t,$(VM_TIERS) $(VM_FULL_TIERS),echo "$(t) disk=$(call vm_field,$(t),disk) $(foreach a,arm64 x86_64,$(call vm_field,$(t),tests) $(call vm_field,$(t),tests.$(a)))";)
 ' vm-driver-list | while read -r tier disk scripts; do
 	[ -r "$top/tests/vm/disks/${disk#disk=}.sh" ] || echo "$tier: no recipe ${disk#disk=}"
 	for s in $scripts; do

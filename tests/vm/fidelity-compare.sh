@@ -18,13 +18,8 @@ tol=${FIDELITY_PP:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The lines of block NAME of a guest's TAP, without the "# ".
-block() { # TAP NAME
-	awk -v b="# fidelity-begin $2" -v e="# fidelity-end $2" '
-		$0 == b { on = 1; next }
-		$0 == e { on = 0 }
-		on { sub(/^# ?/, ""); print }' "$1" 2>/dev/null
-}
+# shellcheck source=tests/vm/fidelity-blocks.sh
+. "$(dirname "$0")/fidelity-blocks.sh"
 
 # "LABEL PERCENT" per row of an execfolio stat table on stdin, the
 # percentages of the mapped text to two decimals.

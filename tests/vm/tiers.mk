@@ -45,20 +45,36 @@ vm-smoke-6.12.base := vm-smoke
 vm-smoke-6.12.kbase := 6.12
 vm-smoke-6.12.arches := arm64
 
+# --- vm-pages16k (make check-full) --------------------------------------------
+# The policy with 16K pages (arm64, KCONFIG=pages16k), where its sizes are
+# other page counts: the vector lines written for 16K pages, which every
+# 4K kernel skips, and a 5 MB program tagged 64k (order 2, four pages) and
+# 2m (order 7, a contiguous-bit block of 128 pages) in folios of those
+# sizes (pagesize.sh).
+VM_FULL_TIERS += vm-pages16k
+vm-pages16k.arches := arm64
+vm-pages16k.kconfig := pages16k
+vm-pages16k.tests := pagesize.sh vectors.sh
+vm-pages16k.disk := smoke
+vm-pages16k.programs := bigprog
+
 # --- vm-suite -----------------------------------------------------------------
 # Workloads on disks made with mkfs.execfolio: arm64, bigprog.sh (a large
 # program, 64k), redis.sh (redis-server under redis-benchmark) and
 # readfirst.sh (the policy whoever reads first, and what it must not cost:
 # random reads, writeback on chmod +x, a memory cgroup at its limit);
-# x86_64, pmd.sh (2m, PMD-mapped text).
+# x86_64, pmd.sh (2m, PMD-mapped text) and redis.sh (the 64k mount option
+# alone, where upstream has no default for executable mappings).
 VM_TIERS += vm-suite vm-suite-6.12
-REDIS_TREE := $(VM_DIR)/arm64/redis-tree
+# Debian's redis-server and redis-tools of ARCH, with their dependencies.
+redis_tree = $(VM_DIR)/$(1)/redis-tree
 vm-suite.arches := arm64 x86_64
 vm-suite.tests.arm64 := bigprog.sh redis.sh readfirst.sh
-vm-suite.tests.x86_64 := pmd.sh
+vm-suite.tests.x86_64 := pmd.sh redis.sh
 vm-suite.disk := suite
 vm-suite.programs := bigprog
-vm-suite.needs.arm64 := $(REDIS_TREE).stamp
+vm-suite.needs.arm64 := $(call redis_tree,arm64).stamp
+vm-suite.needs.x86_64 := $(call redis_tree,x86_64).stamp
 vm-suite.timeout := 1800
 
 vm-suite-6.12.base := vm-suite
@@ -68,12 +84,13 @@ vm-suite-6.12.arches := arm64
 # checks (every one of them fails there).
 vm-suite-6.12.tests.arm64 := bigprog.sh redis.sh
 
-# Debian's redis-server and redis-tools for arm64 with their dependencies.
-$(REDIS_TREE).stamp: tests/workloads/debian-tree.sh
-	@echo "  TREE     $(REDIS_TREE) (redis-server, redis-tools: a few minutes)"
-	$(Q)rm -rf $(REDIS_TREE) $(REDIS_TREE).tmp
-	$(Q)sh $< arm64 $(REDIS_TREE).tmp redis-server redis-tools >/dev/null
-	$(Q)mv $(REDIS_TREE).tmp $(REDIS_TREE) && touch $@
+# Debian names x86_64 amd64.
+$(VM_DIR)/%/redis-tree.stamp: tests/workloads/debian-tree.sh
+	@echo "  TREE     $(VM_DIR)/$*/redis-tree (redis-server, redis-tools: a few minutes)"
+	$(Q)rm -rf $(VM_DIR)/$*/redis-tree $(VM_DIR)/$*/redis-tree.tmp
+	$(Q)sh $< $(patsubst x86_64,amd64,$*) $(VM_DIR)/$*/redis-tree.tmp \
+		redis-server redis-tools >/dev/null
+	$(Q)mv $(VM_DIR)/$*/redis-tree.tmp $(VM_DIR)/$*/redis-tree && touch $@
 
 # --- vm-fidelity ----------------------------------------------------------------
 # Does execfoliofs's report predict what the kernels really do?  The
@@ -85,11 +102,12 @@ $(REDIS_TREE).stamp: tests/workloads/debian-tree.sh
 # kernel and untagged on the stock one; the report's 64k and stock columns
 # against the real tables, row by row (fidelity-compare.sh, the report run
 # with the model the guests print: their kernel's base, the architecture,
-# the disk's read_ahead_kb); DESIGN.md section 8.4.  The tier runs on the
-# 6.12 kernels until the 7.3 model has been checked against the 7.3 ones.
+# the disk's read_ahead_kb); DESIGN.md section 8.4.  The same two boots
+# show that the series with no policy leaves upstream's page cache alone:
+# sqlite3 from fidelity/plain, no xattr and no mount option, gives the
+# stock kernel's table and bytes read (nopolicy-compare.sh).
 VM_TIERS += vm-fidelity
 SQLITE_TREE := $(VM_DIR)/arm64/sqlite-tree
-vm-fidelity.kbase := 6.12
 vm-fidelity.boots := patched:arm64:execfolio stock:arm64:stock
 vm-fidelity.tests := guest=fidelity.sh
 vm-fidelity.disk := fidelity
@@ -97,7 +115,9 @@ vm-fidelity.programs := execfoliofs
 vm-fidelity.needs := $(SQLITE_TREE).stamp
 vm-fidelity.timeout := 1200
 vm-fidelity.after = $(TAP_RUN) vm-fidelity/compare $(TOP)/tests/vm/fidelity-compare.sh \
-	$(VM_DIR)/vm-fidelity $(BIN)/execfoliofs
+	$(VM_DIR)/vm-fidelity $(BIN)/execfoliofs; \
+	$(TAP_RUN) vm-fidelity/nopolicy $(TOP)/tests/vm/nopolicy-compare.sh \
+	$(VM_DIR)/vm-fidelity
 
 # Debian's sqlite3 for arm64 with its dependencies.
 $(SQLITE_TREE).stamp: tests/workloads/debian-tree.sh

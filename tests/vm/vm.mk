@@ -119,7 +119,8 @@ vm_boot = MAKE="$(MAKE)" $(TOP)/tests/vm/harness/tier-boot.sh \
 	$(if $(call vm_var,$(1),check),$(call $(call vm_var,$(1),check),$(call vm_results,$(1))/$(2),$(call kernel_image,$(3),$(call vm_kconfig,$(1)),$(4),$(call vm_kbase,$(1))),$(VM_DIR)/$(call vm_results,$(1))/$(2));) \
 	rm -f $(VM_DIR)/$(call vm_results,$(1))/$(2).disk.img;
 
-VM_TIER_TARGETS := $(addprefix check-,$(VM_TIERS))
+# VM_FULL_TIERS run in make check-full only.
+VM_TIER_TARGETS := $(addprefix check-,$(VM_TIERS) $(VM_FULL_TIERS))
 .PHONY: $(VM_TIER_TARGETS)
 CHECK_TIERS += $(VM_TIERS)
 

@@ -8,12 +8,17 @@
 # Both kernels first print the report options that model them (the
 # kernel's base, the architecture, the disk's read_ahead_kb) between
 # "fidelity-begin model" and "fidelity-end model".
-# On the patched kernel: (1) the workload under execfoliofs in trace mode
+# On the patched kernel: (0) the workload from fidelity/plain, no policy
+# anywhere (no xattr, no mount option), as on the stock kernel: with no
+# policy the series must leave upstream's behaviour as it is, the same
+# table and the same bytes read (tests/vm/nopolicy-compare.sh);
+# (1) the workload under execfoliofs in trace mode
 # over fidelity/plain, then execfoliofs --report on the trace; (2) the
 # workload from fidelity/tagged (everything tagged 64k) on XFS with cold
 # caches, its real table measured by execfolio stat.  On the stock kernel
 # (no XFS_IOC_GET_EXEC_FOLIO): (3) the workload from fidelity/plain, its
-# real table.  The trace and the real tables are printed as "# " lines
+# real table, which is (0)'s too.  The trace, the real tables and the bytes
+# each run with no policy read from the disk are printed as "# " lines
 # between "fidelity-begin NAME" and "fidelity-end NAME" for the host
 # (tests/vm/fidelity-compare.sh), which runs the report on the trace and
 # compares it with the real tables row by row.
@@ -59,6 +64,16 @@ emit() { # NAME FILE
 	echo "# fidelity-end $1"
 }
 
+# The run from fidelity/plain, with no policy, for nopolicy-compare.sh:
+# its table and "read BYTES" from the disk (cached_bytes also counts the
+# guest's own tmpfs files, so only the disk's count is compared).
+emit_nopolicy() { # FILE
+	emit real-nopolicy "$1"
+	echo "# fidelity-begin read-nopolicy"
+	echo "# read ${delta%% *}"
+	echo "# fidelity-end read-nopolicy"
+}
+
 mount "$TEST_DISK" /mnt
 mounted=$?
 if vmhelper state /mnt/fidelity/tagged/usr/bin/sqlite3 >/dev/null 2>&1; then
@@ -80,8 +95,16 @@ echo "# $model"
 echo "# fidelity-end model"
 
 if [ $kernel = patched ]; then
-	echo "1..9"
+	echo "1..11"
 	check "mount the fidelity disk" test $mounted = 0
+	if run_workload /mnt/fidelity/plain real-nopolicy; then
+		ok "the workload ran from fidelity/plain (no policy)"
+	else
+		not_ok "the workload ran from fidelity/plain (no policy)"
+	fi
+	check "execfolio stat measured it" test -s /tmp/real-nopolicy.txt
+	emit_nopolicy /tmp/real-nopolicy.txt
+	report_run "sqlite3, no policy" /tmp/real-nopolicy.json "$delta"
 	cp /mnt/fidelity/execfoliofs /tmp/execfoliofs
 	mkdir -p /tmp/efs
 	/tmp/execfoliofs -f -o trace=/tmp/fidelity.trace \
@@ -140,6 +163,7 @@ else
 	fi
 	check "execfolio stat measured it" test -s /tmp/real-stock.txt
 	emit real-stock /tmp/real-stock.txt
+	emit_nopolicy /tmp/real-stock.txt
 	report_run "sqlite3, stock" /tmp/real-stock.json "$delta"
 fi
 check "umount" umount /mnt

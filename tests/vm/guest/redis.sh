@@ -1,16 +1,41 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The seed's workload: redis-server from Debian's arm64 packages, chrooted
-# into the package tree on the XFS test disk (tests/vm/disks/suite.sh),
-# under redis-benchmark.  redis/tagged has its executables under the 64k
+# The seed's workload: redis-server from Debian's packages, chrooted into
+# the package tree on the XFS test disk (tests/vm/disks/suite.sh), under
+# redis-benchmark.  arm64: redis/tagged has its executables under the 64k
 # mount default and its shared libraries tagged 64k by mkfs.execfolio;
 # redis/plain is the same tree without xattrs, run on a mount without the
 # option.  The cont-aligned share of the tagged server's text (binary and
 # libraries) is at least 98%.  On 7.3, where the mount default also covers
 # files mapped executable, redis/plain runs a third time under the 64k
-# mount option alone (libraries untagged, mode 0644).
+# mount option alone (libraries untagged, mode 0644): at least 98% on
+# arm64, and at least 90% on x86_64, where upstream has no large folios
+# for executable mappings at all and Debian's binaries and libraries are
+# linked for 4K pages (p_align 0x1000): only that run is made there.
 . /tests/vmlib.sh
+
+# The mount option alone: redis/plain, at least MIN permille cont-aligned.
+mount_option_only() { # MIN
+	mount -o exec_folio_size=64k "$TEST_DISK" /mnt
+	if run_redis /mnt/redis/plain /tmp/redis-mount.json; then
+		ok "redis-server (untagged, mount option only) served redis-benchmark"
+	else
+		not_ok "redis-server (untagged, mount option only) served redis-benchmark"
+	fi
+	sed -e 's/^/# mount only: /' /tmp/redis-bench.out
+	report_run "redis-server, untagged, exec_folio_size=64k" /tmp/redis-mount.json "$delta"
+	check "redis-server (mount option only): cont-aligned share at least $(percent "$1")" \
+		test "$(share_permille /tmp/redis-mount.json)" -ge "$1"
+	check "umount" umount /mnt
+}
+
+if [ "$(uname -m)" = x86_64 ]; then
+	echo "1..3"
+	mount_option_only 900
+	[ $failed = 0 ]
+	exit
+fi
 if [ "$(kbase)" = 6.12 ]; then echo "1..7"; else echo "1..10"; fi
 
 check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt
@@ -39,18 +64,8 @@ check "redis-server (untagged): lower cont-aligned share than tagged" \
 check "umount" umount /mnt
 [ "$(kbase)" = 6.12 ] && { [ $failed = 0 ]; exit; }
 
-mount -o exec_folio_size=64k "$TEST_DISK" /mnt
-if run_redis /mnt/redis/plain /tmp/redis-mount.json; then
-	ok "redis-server (untagged, mount option only) served redis-benchmark"
-else
-	not_ok "redis-server (untagged, mount option only) served redis-benchmark"
-fi
-sed -e 's/^/# mount only: /' /tmp/redis-bench.out
-report_run "redis-server, untagged, exec_folio_size=64k" /tmp/redis-mount.json "$delta"
 # As tagged: the libraries get the default at their first executable
 # mapping, and the few folios of the loader's header read are dropped then
 # (100.0% measured with 7.3's 8M readahead window; 94.3% before the drop).
-check "redis-server (mount option only): cont-aligned share at least 98%" \
-	test "$(share_permille /tmp/redis-mount.json)" -ge 980
-check "umount" umount /mnt
+mount_option_only 980
 [ $failed = 0 ]

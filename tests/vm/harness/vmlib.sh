@@ -74,6 +74,12 @@ share_permille() { # FILE
 }
 
 # "12.3%" from tenths of a percent.
+# Text bytes in folios of SIZE bytes or more, of a stat --json FILE.
+folio_bytes_from() { # FILE SIZE
+	sed -e 's/.*"folio_bytes":{\([^}]*\)}.*/\1/' "$1" | tr -d '"' | tr ',' '\n' |
+		awk -F: -v min="$2" '$1 + 0 >= min + 0 { sum += $2 } END { print sum + 0 }'
+}
+
 percent() { echo "$(($1 / 10)).$(($1 % 10))%"; }
 
 # Text by folio size of a stat --json FILE: "4K=123kB 64K=4567kB ...",

@@ -42,6 +42,19 @@ static uint32_t hash_of(const char *name)
 	return xfs_dahash((const unsigned char *)name, strlen(name));
 }
 
+/* xfs_db's names of the fields in the inode's data fork. */
+static const char *sfdir_list(const struct fixup *f)
+{
+	if (f->sb.crc)
+		return "u3.sfdir3.list";
+	return f->sb.ftype ? "u.sfdir3.list" : "u.sfdir2.list";
+}
+
+static const char *symlink_field(const struct fixup *f)
+{
+	return f->sb.crc ? "u3.symlink" : "u.symlink";
+}
+
 static bool rendered_eq(const char *value, const char *bytes)
 {
 	char *want =
@@ -74,7 +87,7 @@ static int check_written(const struct node *n, const char *what,
 void names_locate_cmds(struct fixup *f, const struct node *n)
 {
 	if (n->type == NODE_DIR && node_has_renamed_child(f->t, n))
-		fputs("print u3\nbmap -d\n", f->cmds);
+		fprintf(f->cmds, "print %s\nbmap -d\n", f->sb.crc ? "u3" : "u");
 }
 
 /* The directory blocks of extent @off, @count (file system blocks). */
@@ -104,7 +117,7 @@ int names_locate_line(struct fixup *f, struct node *n, const char *line)
 	size_t i;
 	int ret;
 
-	ret = db_elem(line, "u3.sfdir3.list", "name", &idx, &v);
+	ret = db_elem(line, sfdir_list(f), "name", &idx, &v);
 	if (ret > 0) {
 		for (i = 0; i < n->nchildren; i++) {
 			struct node *c = &f->t->nodes[n->children[i]];
@@ -178,7 +191,7 @@ void names_inline_cmds(struct fixup *f, const struct node *n)
 	size_t j;
 
 	if (n->target_fixup) {
-		fputs("write u3.symlink ", f->cmds);
+		fprintf(f->cmds, "write %s ", symlink_field(f));
 		xfsdb_hex(f->cmds, (const unsigned char *)n->target,
 			  strlen(n->target));
 		fputc('\n', f->cmds);
@@ -188,7 +201,7 @@ void names_inline_cmds(struct fixup *f, const struct node *n)
 
 		if (!c->renamed || n->dformat != FORMAT_LOCAL)
 			continue;
-		fprintf(f->cmds, "write u3.sfdir3.list[%d].name ",
+		fprintf(f->cmds, "write %s[%d].name ", sfdir_list(f),
 			c->dirent_slot);
 		xfsdb_hex(f->cmds, (const unsigned char *)c->name,
 			  strlen(c->name));
@@ -295,13 +308,13 @@ int names_inline_line(struct fixup *f, struct node *n, const char *line)
 	if (ret > 0)
 		f->dir_block = args[1];
 	if (!ret) {
-		ret = db_field(line, "u3.symlink", &v);
+		ret = db_field(line, symlink_field(f), &v);
 		if (ret > 0 &&
 		    check_written(n, "the symlink target", v, n->target))
 			return -EIO;
 	}
 	if (!ret) {
-		ret = db_elem(line, "u3.sfdir3.list", "name", &idx, &v);
+		ret = db_elem(line, sfdir_list(f), "name", &idx, &v);
 		if (ret > 0)
 			return sfdir_written(f, n, idx, v);
 	}

@@ -2,10 +2,10 @@
 /*
  * What a build refuses, found on the tree before mkfs.xfs runs, so that a
  * dry run (-n) refuses the same trees: device numbers XFS cannot keep,
- * symlink targets xfsprogs 6.1 writes wrongly, files larger than an
- * allocation group (fit.c) and names with no placeholder in a directory
- * too large for the inode. Every such file is named before
- * the build stops.
+ * symlink targets xfsprogs 6.1 writes wrongly and files larger than an
+ * allocation group (fit.c). Every such file is named before the build
+ * stops. (Names the protofile cannot carry are no such thing: names.c
+ * finds each a placeholder, or says why not, before this runs.)
  */
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -80,61 +80,6 @@ static int check_node(const struct node *n, const struct geometry *g)
 	}
 }
 
-static unsigned int log2_up(uint64_t v)
-{
-	unsigned int l = 0;
-
-	while ((1ull << l) < v)
-		l++;
-	return l;
-}
-
-/*
- * Whether mkfs.xfs keeps directory @dir in short form, in the inode: its
- * entries, as xfs_dir2_sf_addname() counts them, fit in the literal area.
- * Inode numbers take 4 bytes unless the file system has numbers beyond 32
- * bits; then 8 are assumed, which can only call a short-form directory
- * large, and so refuse a name that would have worked.
- */
-static bool dir_is_short_form(const struct tree *t, const struct node *dir,
-			      const struct geometry *g)
-{
-	unsigned int ino_bits = log2_up(g->agcount) + log2_up(g->agblocks) +
-				log2_up(g->blocksize / g->inodesize);
-	size_t ino = ino_bits > 32 ? 8 : 4, bytes = 2 + ino, i;
-
-	for (i = 0; i < dir->nchildren; i++) {
-		const struct node *c = &t->nodes[dir->children[i]];
-
-		if (!c->skip)
-			bytes += 3 + strlen(c->img_name) + g->ftype + ino;
-	}
-	return bytes <= inode_literal_bytes(g);
-}
-
-/* A placeholder with any hash (names.c) works in short form only. */
-static int check_names(const struct tree *t, const struct node *dir,
-		       const struct geometry *g)
-{
-	size_t i, refused = 0;
-
-	for (i = 0; i < dir->nchildren; i++) {
-		const struct node *c = &t->nodes[dir->children[i]];
-
-		if (c->skip || !c->renamed || c->same_hash || c->near_hash ||
-		    dir_is_short_form(t, dir, g))
-			continue;
-		err_file(c,
-			 "name cannot be expressed: the protofile cannot carry "
-			 "it, and in a directory too large for the inode its "
-			 "placeholder needs its hash or one next to it, which "
-			 "the hashes of its sibling names leave none of; "
-			 "rename it");
-		refused++;
-	}
-	return refused;
-}
-
 int tree_check(const struct tree *t, const struct geometry *g)
 {
 	size_t i, refused = 0;
@@ -144,8 +89,6 @@ int tree_check(const struct tree *t, const struct geometry *g)
 			continue;
 		if (check_node(&t->nodes[i], g))
 			refused++;
-		if (t->nodes[i].type == NODE_DIR)
-			refused += check_names(t, &t->nodes[i], g);
 	}
 	if (refused)
 		err_msg("%zu file%s above cannot be stored; no image made",

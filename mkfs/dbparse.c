@@ -237,7 +237,7 @@ int db_data_extent(const char *line, uint64_t *offset, uint64_t *count)
 	return p && !*p ? 1 : -EINVAL;
 }
 
-/* "versionnum [0xb4b5+0x18a] = V5,NLINK,...,CRC,...,BIGTIME" */
+/* "versionnum [0xb4b5+0x18a] = V5,NLINK,...,CRC,FTYPE,...,BIGTIME" */
 static int version_flags(const char *line, struct db_sb *sb)
 {
 	const char *p = skip_lit(line, "versionnum [");
@@ -248,13 +248,15 @@ static int version_flags(const char *line, struct db_sb *sb)
 	p = strstr(p, "] = ");
 	if (!p || !p[4])
 		return -EINVAL;
-	sb->crc = sb->bigtime = false;
+	sb->crc = sb->bigtime = sb->ftype = false;
 	for (p += 4; *p; p = *end ? end + 1 : end) {
 		end = strchrnul(p, ',');
 		if (end - p == 3 && !strncmp(p, "CRC", 3))
 			sb->crc = true;
 		else if (end - p == 7 && !strncmp(p, "BIGTIME", 7))
 			sb->bigtime = true;
+		else if (end - p == 5 && !strncmp(p, "FTYPE", 5))
+			sb->ftype = true;
 	}
 	sb->seen |= DB_SB_VERSION;
 	return 1;

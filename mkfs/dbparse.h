@@ -67,6 +67,7 @@ struct db_sb {
 	unsigned int inodesize;
 	bool crc;
 	bool bigtime;
+	bool ftype; /* directory entries hold the file type */
 	unsigned int seen; /* DB_SB_* of the lines read */
 };
 #define DB_SB_BLOCKLOG 1u

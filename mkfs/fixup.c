@@ -16,9 +16,9 @@
  *     short-form directory entries rewritten with the real bytes; the
  *     attribute leaf blocks and directory blocks that hold something
  *     still to be rewritten listed;
- *  5. only when something is left in those blocks: it rewritten, and the
- *     leaf and node entries of placeholders whose hash was only next to
- *     their name's (names.c) given their real hash.
+ *  5. only when something is left in those blocks: it rewritten, and in
+ *     directories with placeholders whose hash is not their name's
+ *     (names.c) the hash index given the real hashes (dirindex.c).
  *
  * Every write is read back from xfs_db's answer and compared with the bytes
  * meant; any error line, mismatch or answer cut short fails the build. Batches after the
@@ -244,6 +244,13 @@ static int inline_line(struct fixup *f, struct node *n, const char *line)
 	return ret ? ret : names_inline_line(f, n, line);
 }
 
+static int inline_check(struct fixup *f, struct node *n)
+{
+	int ret = xattr_inline_check(f, n);
+
+	return ret ? ret : names_inline_check(f, n);
+}
+
 /* ---- batch 5: in attribute leaf and directory blocks ------------------- */
 
 static int block_cmds(struct fixup *f)
@@ -292,8 +299,7 @@ static int read_nodes(struct fixup *f, const struct dbout *out,
 		if (ret > 0) {
 			ret = n && b->check ? b->check(f, n) : 0;
 			attr_slots_reset(&f->slots);
-			f->renamed = NULL;
-			f->hash_write = NULL;
+			f->write = NULL;
 			n = l ? &f->t->nodes[index] : NULL;
 			continue;
 		}
@@ -363,7 +369,7 @@ static const struct batch late_attrs = { .cmds = xattr_late_cmds,
 					 .check = xattr_created_check };
 static const struct batch in_inode = { .cmds = inline_cmds,
 				       .line = inline_line,
-				       .check = xattr_inline_check };
+				       .check = inline_check };
 static const struct batch in_blocks = { .cmds = block_cmds,
 					.line = block_line };
 
@@ -393,6 +399,6 @@ int fixup_image(struct tree *t, const struct xfsprogs *x, const char *image,
 	if (!ret)
 		ret = xattr_check_written(&f);
 	free(f.cmd_path);
-	free(f.hash_writes);
+	names_free(&f);
 	return ret;
 }

@@ -5,7 +5,7 @@
  * fixup_inode.c sets inode core fields (timestamps, mode) and checks
  * device numbers and symlinks, fixup_xattr.c writes xattrs and
  * fixup_names.c writes names and symlink targets the protofile could not
- * carry. Each job writes commands into the batch being built and reads
+ * carry (and, through dirindex.c, the hash index of directories). Each job writes commands into the batch being built and reads
  * the lines of xfs_db's answer meant for it (dbparse.h).
  *
  * A job's line readers return 1 for a line they read, 0 for a line that
@@ -15,18 +15,27 @@
 #define MKFS_FIXUP_H
 
 #include "dbparse.h"
+#include "dirindex.h"
 #include "mkfs.h"
 
 /* The inode fork format that keeps the data in the inode. */
 #define FORMAT_LOCAL 1
 
-/* A leaf or node entry holding the hash of a placeholder, to be rewritten. */
-struct hash_write {
+/*
+ * A write into a directory block, planned in batch 4 and made in batch 5:
+ * a renamed entry's name, name length or file type, or a field of the
+ * directory's hash index (dirindex.h).
+ */
+struct dir_write {
 	size_t dir; /* node index of the directory */
-	size_t child; /* ... and of the renamed entry */
+	size_t about; /* ... and of the node errors name */
 	uint64_t block; /* directory block, in file system blocks */
-	const char *field; /* "bleaf", "lents" or "nbtree" */
-	unsigned int index;
+	size_t seq; /* the order planned, kept within a block */
+	char field[32]; /* "du[3].name", "lents[17].hashval" */
+	unsigned char *bytes; /* a name's bytes, or NULL: ... */
+	size_t nbytes;
+	uint64_t value; /* ... a number */
+	bool forced; /* write -d: the block is whole only after the last */
 	bool done; /* written and read back */
 };
 
@@ -45,11 +54,17 @@ struct fixup {
 	struct node *attr_leaf; /* ... whose attribute leaf block it is */
 	/* ... or the directory block it is. */
 	uint64_t dir_block;
-	/* What the current write of the last batch is meant to read back. */
-	struct node *renamed;
-	struct hash_write *hash_write;
-	struct hash_write *hash_writes;
-	size_t nhash_writes;
+	/* The renamed entries of the directory being read (node indexes). */
+	const struct node *renamed_of;
+	size_t *renamed;
+	size_t nrenamed;
+	bool renamed_new_hash; /* one of them with a hash not its name's */
+	/* The hash index of the directory being read in batch 4. */
+	struct dir_index *index;
+	/* What batch 5 writes in directory blocks; the current write. */
+	struct dir_write *writes;
+	size_t nwrites;
+	struct dir_write *write;
 };
 
 /* fixup.c */
@@ -95,15 +110,20 @@ int xattr_check_written(struct fixup *f);
 void names_locate_cmds(struct fixup *f, const struct node *n);
 int names_locate_line(struct fixup *f, struct node *n, const char *line);
 int names_located_check(struct fixup *f, struct node *n);
-/* Batch 4: write in-inode names and targets; list directory blocks. */
+/*
+ * Batch 4: write in-inode names and targets; read the directory blocks
+ * and plan what to write in them.
+ */
 bool names_pending(const struct tree *t, const struct node *n);
 void names_inline_cmds(struct fixup *f, const struct node *n);
 void names_block_print_cmds(struct fixup *f, size_t i, const struct node *n);
 int names_inline_line(struct fixup *f, struct node *n, const char *line);
-/* Batch 5: write names and hashes in directory blocks. */
+int names_inline_check(struct fixup *f, struct node *n);
+/* Batch 5: the writes planned in directory blocks. */
 int names_block_cmds(struct fixup *f, size_t i, const struct node *n);
 int names_block_line(struct fixup *f, struct node *n, const char *line);
-/* At the end: every hash meant to be rewritten was. */
+/* At the end: every write planned was made and read back. */
 int names_check_written(struct fixup *f);
+void names_free(struct fixup *f);
 
 #endif /* MKFS_FIXUP_H */

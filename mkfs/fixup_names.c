@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Names and symlink targets the protofile could not carry: mkfs.xfs made
- * them with placeholders of the same length (names.c), which are
- * overwritten with the real bytes and read back. Batch 2 finds where each
- * renamed entry is: in a short-form directory by its slot, in a larger one
- * through the directory's extents. Batch 4 writes the names and targets
- * kept in inodes and lists the directory blocks; batch 5 writes the names
- * in those blocks, and the real hash in the leaf and node entries of a
- * placeholder whose hash was only next to its name's.
+ * them with placeholders (names.c), which are overwritten with the real
+ * bytes and read back. Batch 2 finds where each renamed entry is: in a
+ * short-form directory by its slot, in a larger one through the
+ * directory's extents. Batch 4 writes the names and targets kept in
+ * inodes, reads the blocks of larger directories and plans what to write
+ * there: each name, with its length and file type where the placeholder
+ * has another length, and the hash index (dirindex.c) where its hash is
+ * not the name's. Batch 5 makes those writes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,22 +25,50 @@
 /* A renamed entry whose hash changes with its name (names.c). */
 static bool needs_new_hash(const struct node *c)
 {
-	return c->renamed && c->near_hash;
+	return c->renamed && !c->same_hash;
 }
 
-static bool node_has_new_hash_child(const struct tree *t, const struct node *n)
+/*
+ * The renamed entries of directory @n in f->renamed, and whether one needs
+ * a new hash: found once for all the lines about @n, which may be many.
+ */
+static void find_renamed(struct fixup *f, const struct node *n)
 {
 	size_t i;
 
-	for (i = 0; i < n->nchildren; i++)
-		if (needs_new_hash(&t->nodes[n->children[i]]))
-			return true;
-	return false;
+	if (f->renamed_of == n)
+		return;
+	f->renamed_of = n;
+	f->nrenamed = 0;
+	f->renamed_new_hash = false;
+	for (i = 0; i < n->nchildren; i++) {
+		const struct node *c = &f->t->nodes[n->children[i]];
+
+		if (!c->renamed)
+			continue;
+		f->renamed = xrealloc(f->renamed,
+				      (f->nrenamed + 1) * sizeof(*f->renamed));
+		f->renamed[f->nrenamed++] = n->children[i];
+		f->renamed_new_hash |= needs_new_hash(c);
+	}
 }
 
 static uint32_t hash_of(const char *name)
 {
 	return xfs_dahash((const unsigned char *)name, strlen(name));
+}
+
+/* xfs_db's names of the fields in the inode's data fork. */
+static const char *sfdir_list(const struct fixup *f)
+{
+	if (f->sb.crc)
+		return "u3.sfdir3.list";
+	return f->sb.ftype ? "u.sfdir3.list" : "u.sfdir2.list";
+}
+
+static const char *symlink_field(const struct fixup *f)
+{
+	return f->sb.crc ? "u3.symlink" : "u.symlink";
 }
 
 static bool rendered_eq(const char *value, const char *bytes)
@@ -74,19 +103,19 @@ static int check_written(const struct node *n, const char *what,
 void names_locate_cmds(struct fixup *f, const struct node *n)
 {
 	if (n->type == NODE_DIR && node_has_renamed_child(f->t, n))
-		fputs("print u3\nbmap -d\n", f->cmds);
+		fprintf(f->cmds, "print %s\nbmap -d\n", f->sb.crc ? "u3" : "u");
 }
 
 /* The directory blocks of extent @off, @count (file system blocks). */
 static void add_dblocks(struct fixup *f, struct node *n, uint64_t off,
 			uint64_t count)
 {
-	uint64_t stride = 1ull << f->sb.dirblklog, b;
+	uint64_t stride = 1ull << f->sb.dirblklog, b, limit;
+
 	/* Leaf and node blocks too when a hash in them is to be rewritten. */
-	uint64_t limit = (node_has_new_hash_child(f->t, n) ?
-				  DIR2_FREE_OFFSET :
-				  DIR2_LEAF_OFFSET) >>
-			 f->sb.blocklog;
+	find_renamed(f, n);
+	limit = (f->renamed_new_hash ? DIR2_FREE_OFFSET : DIR2_LEAF_OFFSET) >>
+		f->sb.blocklog;
 
 	for (b = (off + stride - 1) & ~(stride - 1);
 	     b < off + count && b < limit; b += stride) {
@@ -104,12 +133,13 @@ int names_locate_line(struct fixup *f, struct node *n, const char *line)
 	size_t i;
 	int ret;
 
-	ret = db_elem(line, "u3.sfdir3.list", "name", &idx, &v);
+	ret = db_elem(line, sfdir_list(f), "name", &idx, &v);
 	if (ret > 0) {
-		for (i = 0; i < n->nchildren; i++) {
-			struct node *c = &f->t->nodes[n->children[i]];
+		find_renamed(f, n);
+		for (i = 0; i < f->nrenamed; i++) {
+			struct node *c = &f->t->nodes[f->renamed[i]];
 
-			if (c->renamed && rendered_eq(v, c->img_name))
+			if (rendered_eq(v, c->img_name))
 				c->dirent_slot = (int)idx;
 		}
 		return 1;
@@ -139,28 +169,29 @@ int names_located_check(struct fixup *f, struct node *n)
 
 		if (!c->renamed)
 			continue;
-		if (n->dformat == FORMAT_LOCAL) {
-			if (c->dirent_slot < 0) {
-				err_msg("%s: its directory entry cannot be "
-					"found in the new image",
-					c->rel);
-				return -EIO;
-			}
+		if (n->dformat != FORMAT_LOCAL) {
+			/* In a directory block: written in batch 5. */
+			f->need_block_writes = true;
 			continue;
 		}
-		if (!c->same_hash && !c->near_hash) {
-			err_file(
-				c,
-				"name cannot be expressed: xfsprogs %d.%d's "
-				"protofile cannot carry it, and in a directory "
-				"too large for the inode its placeholder needs "
-				"its hash or one next to it, which the hashes "
-				"of its sibling names leave none of; rename it",
-				f->x->major, f->x->minor);
-			return -EINVAL;
+		if (c->dirent_slot < 0) {
+			err_msg("%s: its directory entry cannot be found in "
+				"the new image",
+				c->rel);
+			return -EIO;
 		}
-		/* In a directory block: written in batch 5. */
-		f->need_block_writes = true;
+		/*
+		 * names.c gives a placeholder another length only where the
+		 * directory is too large for the short form.
+		 */
+		if (strlen(c->img_name) != strlen(c->name)) {
+			err_file(c,
+				 "its placeholder of %zu bytes is in a "
+				 "short-form directory, which cannot take "
+				 "a name of another length",
+				 strlen(c->img_name));
+			return -EIO;
+		}
 	}
 	return 0;
 }
@@ -178,7 +209,7 @@ void names_inline_cmds(struct fixup *f, const struct node *n)
 	size_t j;
 
 	if (n->target_fixup) {
-		fputs("write u3.symlink ", f->cmds);
+		fprintf(f->cmds, "write %s ", symlink_field(f));
 		xfsdb_hex(f->cmds, (const unsigned char *)n->target,
 			  strlen(n->target));
 		fputc('\n', f->cmds);
@@ -188,7 +219,7 @@ void names_inline_cmds(struct fixup *f, const struct node *n)
 
 		if (!c->renamed || n->dformat != FORMAT_LOCAL)
 			continue;
-		fprintf(f->cmds, "write u3.sfdir3.list[%d].name ",
+		fprintf(f->cmds, "write %s[%d].name ", sfdir_list(f),
 			c->dirent_slot);
 		xfsdb_hex(f->cmds, (const unsigned char *)c->name,
 			  strlen(c->name));
@@ -210,28 +241,22 @@ void names_block_print_cmds(struct fixup *f, size_t i, const struct node *n)
 	fprintf(f->cmds, "inode %" PRIu64 "\n", n->ino);
 }
 
-/* A leaf or node entry of directory @n with @hash in the current block. */
-static void note_hash(struct fixup *f, const struct node *n, const char *field,
-		      unsigned int index, uint32_t hash)
+/* The renamed entry of @n found at @index of @field in the current block. */
+static struct node *entry_at(struct fixup *f, const struct node *n,
+			     const char *field, unsigned int index)
 {
 	size_t i;
 
-	for (i = 0; i < n->nchildren; i++) {
-		const struct node *c = &f->t->nodes[n->children[i]];
-		struct hash_write *w;
+	find_renamed(f, n);
+	for (i = 0; i < f->nrenamed; i++) {
+		struct node *c = &f->t->nodes[f->renamed[i]];
 
-		if (!needs_new_hash(c) || hash_of(c->img_name) != hash)
-			continue;
-		f->hash_writes = xrealloc(f->hash_writes,
-					  (f->nhash_writes + 1) *
-						  sizeof(*f->hash_writes));
-		w = &f->hash_writes[f->nhash_writes++];
-		*w = (struct hash_write){ .dir = (size_t)(n - f->t->nodes),
-					  .child = n->children[i],
-					  .block = f->dir_block,
-					  .field = field,
-					  .index = index };
+		if (c->dirent_in_block && c->dirent_block == f->dir_block &&
+		    c->dirent_slot == (int)index &&
+		    !strcmp(c->dirent_field, field))
+			return c;
 	}
+	return NULL;
 }
 
 /* A renamed entry's placeholder found in the current directory block. */
@@ -240,11 +265,11 @@ static void note_entry(struct fixup *f, const struct node *n, const char *field,
 {
 	size_t i;
 
-	for (i = 0; i < n->nchildren; i++) {
-		struct node *c = &f->t->nodes[n->children[i]];
+	find_renamed(f, n);
+	for (i = 0; i < f->nrenamed; i++) {
+		struct node *c = &f->t->nodes[f->renamed[i]];
 
-		if (!c->renamed || c->dirent_in_block ||
-		    !rendered_eq(name, c->img_name))
+		if (c->dirent_in_block || !rendered_eq(name, c->img_name))
 			continue;
 		c->dirent_in_block = true;
 		c->dirent_block = f->dir_block;
@@ -253,193 +278,349 @@ static void note_entry(struct fixup *f, const struct node *n, const char *field,
 	}
 }
 
+/* Where in the block a renamed entry found is, from its tag. */
+static int note_entry_tag(struct fixup *f, const struct node *n,
+			  const char *field, unsigned int index,
+			  const char *value)
+{
+	struct node *c = entry_at(f, n, field, index);
+	uint64_t v;
+
+	if (!c)
+		return 1;
+	if (db_value_u64(value, &v) < 0 || c->have_tag || v > UINT16_MAX)
+		return -EINVAL;
+	c->dirent_tag = (uint16_t)v;
+	c->have_tag = true;
+	return 1;
+}
+
 /* Names written in a short-form directory, read back. */
 static int sfdir_written(struct fixup *f, const struct node *n,
 			 unsigned int idx, const char *got)
 {
 	size_t i;
 
-	for (i = 0; i < n->nchildren; i++) {
-		const struct node *c = &f->t->nodes[n->children[i]];
+	find_renamed(f, n);
+	for (i = 0; i < f->nrenamed; i++) {
+		const struct node *c = &f->t->nodes[f->renamed[i]];
 
-		if (c->renamed && c->dirent_slot == (int)idx &&
+		if (c->dirent_slot == (int)idx &&
 		    check_written(c, "its name", got, c->name))
 			return -EIO;
 	}
 	return 1;
 }
 
-/* The 32-bit hash of a leaf or node entry, from xfs_db's VALUE. */
-static int read_hash(const char *value, uint32_t *hash)
+/* The entries of a directory block: names, and where they are. */
+static int dir_entry_line(struct fixup *f, struct node *n, const char *line)
 {
-	uint64_t v;
+	static const char *const name_fields[] = { "bu", "du" };
+	unsigned int idx;
+	const char *v;
+	size_t k;
+	int ret;
 
-	if (db_value_u64(value, &v) < 0 || v > UINT32_MAX)
-		return -EINVAL;
-	*hash = (uint32_t)v;
+	for (k = 0; k < 2; k++) {
+		ret = db_elem(line, name_fields[k], "name", &idx, &v);
+		if (ret > 0)
+			note_entry(f, n, name_fields[k], idx, v);
+		if (!ret) {
+			ret = db_elem(line, name_fields[k], "tag", &idx, &v);
+			if (ret > 0)
+				ret = note_entry_tag(f, n, name_fields[k], idx,
+						     v);
+		}
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
 int names_inline_line(struct fixup *f, struct node *n, const char *line)
 {
-	static const char *const hash_fields[] = { "bleaf", "lents" };
-	static const char *const name_fields[] = { "bu", "du" };
-	uint64_t args[2], nbtree[2];
+	uint64_t args[2];
 	unsigned int idx;
 	const char *v;
-	uint32_t hash;
-	size_t k;
 	int ret;
 
 	ret = db_marker(line, "b", args, 2);
 	if (ret > 0)
 		f->dir_block = args[1];
 	if (!ret) {
-		ret = db_field(line, "u3.symlink", &v);
+		ret = db_field(line, symlink_field(f), &v);
 		if (ret > 0 &&
 		    check_written(n, "the symlink target", v, n->target))
 			return -EIO;
 	}
 	if (!ret) {
-		ret = db_elem(line, "u3.sfdir3.list", "name", &idx, &v);
+		ret = db_elem(line, sfdir_list(f), "name", &idx, &v);
 		if (ret > 0)
 			return sfdir_written(f, n, idx, v);
 	}
-	for (k = 0; !ret && k < 2; k++) {
-		ret = db_elem(line, hash_fields[k], "hashval", &idx, &v);
-		if (ret > 0 && read_hash(v, &hash))
-			ret = -EINVAL;
-		if (ret > 0)
-			note_hash(f, n, hash_fields[k], idx, hash);
-	}
-	if (!ret) {
-		/* "N:[hashval,before]" of a node block's nbtree. */
-		ret = db_entry(line, &idx, nbtree, 2);
-		if (ret > 0 && nbtree[0] > UINT32_MAX)
-			ret = -EINVAL;
-		if (ret > 0)
-			note_hash(f, n, "nbtree", idx, (uint32_t)nbtree[0]);
-	}
-	for (k = 0; !ret && k < 2; k++) {
-		ret = db_elem(line, name_fields[k], "name", &idx, &v);
-		if (ret > 0)
-			note_entry(f, n, name_fields[k], idx, v);
+	if (!ret)
+		ret = dir_entry_line(f, n, line);
+	if (!ret)
+		find_renamed(f, n);
+	if (!ret && f->renamed_new_hash) {
+		if (!f->index)
+			f->index = dirindex_new();
+		ret = dirindex_line(f->index, f->dir_block, line);
 	}
 	return ret < 0 ? fixup_bad_line(n, line, ret) : ret;
 }
 
-/* ---- batch 5: in directory blocks --------------------------------------- */
-
-/* The real hash of @c into every leaf and node entry that has its old one. */
-static int hash_write_cmds(struct fixup *f, size_t dir, const struct node *c)
+/* A write planned in directory block @block of the directory @dir. */
+static struct dir_write *plan_write(struct fixup *f, size_t dir, size_t about,
+				    uint64_t block)
 {
-	const struct node *n = &f->t->nodes[dir];
-	bool in_leaf = false;
-	size_t k;
+	struct dir_write *w;
 
-	for (k = 0; k < f->nhash_writes; k++) {
-		const struct hash_write *w = &f->hash_writes[k];
-
-		if (w->dir != dir || &f->t->nodes[w->child] != c)
-			continue;
-		in_leaf |= strcmp(w->field, "nbtree") != 0;
-		fprintf(f->cmds,
-			"echo @@h %zu\ninode %" PRIu64 "\ndblock %" PRIu64
-			"\nwrite %s[%u].hashval 0x%x\n",
-			k, n->ino, w->block, w->field, w->index,
-			hash_of(c->name));
-	}
-	if (!in_leaf) {
-		err_file(c, "the hash of its directory entry cannot be found "
-			    "in the new image");
-		return -EIO;
-	}
-	return 0;
+	f->writes = xrealloc(f->writes, (f->nwrites + 1) * sizeof(*f->writes));
+	w = &f->writes[f->nwrites];
+	*w = (struct dir_write){
+		.dir = dir, .about = about, .block = block, .seq = f->nwrites
+	};
+	f->nwrites++;
+	return w;
 }
 
-int names_block_cmds(struct fixup *f, size_t i, const struct node *n)
+/* Write @nbytes of @bytes into member @member of @c's entry. */
+static void plan_bytes(struct fixup *f, size_t dir, const struct node *c,
+		       const char *member, const void *bytes, size_t nbytes)
 {
-	size_t j;
+	struct dir_write *w =
+		plan_write(f, dir, (size_t)(c - f->t->nodes), c->dirent_block);
 
-	for (j = 0; j < n->nchildren; j++) {
-		const struct node *c = &f->t->nodes[n->children[j]];
-
-		if (!c->renamed || n->dformat == FORMAT_LOCAL)
-			continue;
-		if (!c->dirent_in_block) {
-			err_msg("%s: its directory entry cannot be found in "
-				"the new image",
-				c->rel);
-			return -EIO;
-		}
-		/*
-		 * A block directory's verifier checks each name against the
-		 * hashes in the same block: it holds again once the hash is
-		 * written, just after.
-		 */
-		fprintf(f->cmds,
-			"echo @@w %zu\ninode %" PRIu64 "\ndblock %" PRIu64
-			"\nwrite %s%s[%d].name ",
-			n->children[j], n->ino, c->dirent_block,
-			needs_new_hash(c) && !strcmp(c->dirent_field, "bu") ?
-				"-d " :
-				"",
-			c->dirent_field, c->dirent_slot);
-		xfsdb_hex(f->cmds, (const unsigned char *)c->name,
-			  strlen(c->name));
-		fputc('\n', f->cmds);
-		if (needs_new_hash(c) && hash_write_cmds(f, i, c))
-			return -EIO;
-	}
-	return 0;
+	snprintf(w->field, sizeof(w->field), "%s[%d].%s", c->dirent_field,
+		 c->dirent_slot, member);
+	w->bytes = xmalloc(nbytes);
+	memcpy(w->bytes, bytes, nbytes);
+	w->nbytes = nbytes;
 }
 
-/* The hash written by the current "@@h" write, read back. */
-static int hash_written(struct fixup *f, const char *line)
+static void plan_number(struct fixup *f, size_t dir, const struct node *c,
+			const char *member, uint64_t value)
 {
-	struct hash_write *w = f->hash_write;
-	const struct node *c = &f->t->nodes[w->child];
-	unsigned int idx;
-	uint32_t hash;
-	const char *v;
-	int ret = db_elem(line, w->field, "hashval", &idx, &v);
+	struct dir_write *w =
+		plan_write(f, dir, (size_t)(c - f->t->nodes), c->dirent_block);
 
-	if (ret <= 0)
-		return ret;
-	if (read_hash(v, &hash))
-		return -EINVAL;
-	if (idx != w->index || hash != hash_of(c->name)) {
+	snprintf(w->field, sizeof(w->field), "%s[%d].%s", c->dirent_field,
+		 c->dirent_slot, member);
+	w->value = value;
+}
+
+/* XFS_DIR3_FT_*: the file type mkfs.xfs gave @c's directory entry. */
+static uint8_t dirent_ftype(const struct node *c)
+{
+	static const uint8_t ftype[] = {
+		[NODE_REG] = 1,	    [NODE_DIR] = 2,  [NODE_CHR] = 3,
+		[NODE_BLK] = 4,	    [NODE_FIFO] = 5, [NODE_SOCK] = 6,
+		[NODE_SYMLINK] = 7,
+	};
+
+	return ftype[c->type];
+}
+
+/*
+ * The real name into @c's entry in a directory block. A placeholder of
+ * another length has an entry of as many bytes (names.c), with room for
+ * the longer name and its file type byte: the length is set to that, the
+ * name written with the file type byte after it and zeros, and the length
+ * set to the name's. Nothing else in the entry moves, and no byte of the
+ * placeholder is left. (xfs_db shows no file type in the entries of v4
+ * directories, even where they have one: it goes in with the name.)
+ */
+static int plan_name(struct fixup *f, size_t dir, const struct node *c)
+{
+	size_t len = strlen(c->name), old = strlen(c->img_name);
+	size_t most = (len > old ? len : old) + (f->sb.ftype ? 1 : 0);
+	unsigned char *bytes;
+
+	if (len == old) {
+		plan_bytes(f, dir, c, "name", c->name, len);
+		return 0;
+	}
+	if (xfs_dirent_bytes(len, f->sb.ftype) !=
+	    xfs_dirent_bytes(old, f->sb.ftype)) {
 		err_file(c,
-			 "the hash of its directory entry reads back as %s, "
-			 "not 0x%x",
-			 v, hash_of(c->name));
+			 "its placeholder of %zu bytes has a directory entry "
+			 "of another size than its name would",
+			 old);
 		return -EIO;
 	}
-	w->done = true;
-	f->hash_write = NULL;
-	return 1;
+	bytes = xcalloc(most, 1);
+	memcpy(bytes, c->name, len);
+	if (f->sb.ftype)
+		bytes[len] = dirent_ftype(c);
+	if (most != old)
+		plan_number(f, dir, c, "namelen", most);
+	plan_bytes(f, dir, c, "name", bytes, most);
+	if (most != len)
+		plan_number(f, dir, c, "namelen", len);
+	free(bytes);
+	return 0;
 }
 
-/* The name written by the current "@@w" write, read back. */
-static int name_written(struct fixup *f, const char *line)
+/* The hash index of @n with each renamed entry's real hash. */
+static int plan_index(struct fixup *f, size_t dir, const struct node *n)
 {
-	static const char *const name_fields[] = { "bu", "du" };
-	const struct node *c = f->renamed;
-	unsigned int idx;
-	const char *v;
-	size_t k;
+	struct dirindex_change *changes =
+		xcalloc(n->nchildren, sizeof(*changes));
+	size_t nchanges = 0, nw = 0, bad = 0, i;
+	const struct node **about = xcalloc(n->nchildren, sizeof(*about));
+	struct dirindex_write *w = NULL;
+	int ret;
+
+	for (i = 0; i < n->nchildren; i++) {
+		const struct node *c = &f->t->nodes[n->children[i]];
+
+		if (!needs_new_hash(c))
+			continue;
+		about[nchanges] = c;
+		changes[nchanges++] = (struct dirindex_change){
+			/* xfs_dir2_dataptr_t: the byte offset / 8. */
+			.address = (uint32_t)(((c->dirent_block
+						<< f->sb.blocklog) +
+					       c->dirent_tag) >>
+					      3),
+			.old_hash = hash_of(c->img_name),
+			.new_hash = hash_of(c->name),
+		};
+	}
+	ret = f->index ? dirindex_plan(f->index, f->sb.blocklog, changes,
+				       nchanges, &w, &nw, &bad) :
+			 -EINVAL;
+	if (ret == -ENOENT)
+		err_file(about[bad], "its entry cannot be found in the hash "
+				     "index of its directory in the new image");
+	else if (ret)
+		err_file(n, "the hash index of this directory in the new image "
+			    "is not understood");
+	for (i = 0; !ret && i < nw; i++) {
+		struct dir_write *dw = plan_write(f, dir, dir, w[i].block);
+
+		snprintf(dw->field, sizeof(dw->field), "%s[%u].%s", w[i].field,
+			 w[i].index, w[i].member);
+		dw->value = w[i].value;
+	}
+	free(w);
+	free(about);
+	free(changes);
+	return ret ? -EIO : 0;
+}
+
+int names_inline_check(struct fixup *f, struct node *n)
+{
+	size_t dir = (size_t)(n - f->t->nodes), i;
 	int ret = 0;
 
-	for (k = 0; !ret && k < 2; k++)
-		ret = db_elem(line, name_fields[k], "name", &idx, &v);
+	if (n->type != NODE_DIR || n->dformat == FORMAT_LOCAL ||
+	    !node_has_renamed_child(f->t, n))
+		goto out;
+	for (i = 0; !ret && i < n->nchildren; i++) {
+		const struct node *c = &f->t->nodes[n->children[i]];
+
+		if (!c->renamed)
+			continue;
+		if (!c->dirent_in_block || !c->have_tag) {
+			err_file(c, "its directory entry cannot be found in "
+				    "the new image");
+			ret = -EIO;
+		} else {
+			ret = plan_name(f, dir, c);
+		}
+	}
+	find_renamed(f, n);
+	if (!ret && f->renamed_new_hash)
+		ret = plan_index(f, dir, n);
+out:
+	dirindex_free(f->index);
+	f->index = NULL;
+	return ret;
+}
+
+/* ---- batch 5: in directory blocks --------------------------------------- */
+
+static int cmp_write_ptr(const void *a, const void *b)
+{
+	const struct dir_write *x = *(const struct dir_write *const *)a;
+	const struct dir_write *y = *(const struct dir_write *const *)b;
+
+	if (x->block != y->block)
+		return x->block < y->block ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The writes planned for directory @n, block by block in the order
+ * planned. Until the last write into a block the block may not pass its
+ * verifier (a name whose hash is not yet in the index, entries out of hash
+ * order for a moment), so those are forced with "write -d"; the last one
+ * is not, and fails unless the whole block is right again.
+ */
+int names_block_cmds(struct fixup *f, size_t i, const struct node *n)
+{
+	struct dir_write **mine = xcalloc(f->nwrites + 1, sizeof(*mine));
+	size_t count = 0, k;
+
+	for (k = 0; k < f->nwrites; k++)
+		if (f->writes[k].dir == i)
+			mine[count++] = &f->writes[k];
+	qsort(mine, count, sizeof(*mine), cmp_write_ptr);
+	for (k = 0; k < count; k++) {
+		struct dir_write *w = mine[k];
+
+		w->forced = k + 1 < count && mine[k + 1]->block == w->block;
+		fprintf(f->cmds, "echo @@w %zu\n", (size_t)(w - f->writes));
+		if (!k || mine[k - 1]->block != w->block)
+			fprintf(f->cmds,
+				"inode %" PRIu64 "\ndblock %" PRIu64 "\n",
+				n->ino, w->block);
+		fprintf(f->cmds, "write %s%s ", w->forced ? "-d " : "",
+			w->field);
+		if (w->bytes)
+			xfsdb_hex(f->cmds, w->bytes, w->nbytes);
+		else
+			fprintf(f->cmds, "0x%" PRIx64, w->value);
+		fputc('\n', f->cmds);
+	}
+	free(mine);
+	return 0;
+}
+
+/* What the current write reads back as. */
+static int write_read_back(struct fixup *f, const char *line)
+{
+	struct dir_write *w = f->write;
+	const struct node *about = &f->t->nodes[w->about];
+	char *want = NULL;
+	const char *v;
+	uint64_t got;
+	int ret = db_field(line, w->field, &v);
+
 	if (ret <= 0)
 		return ret;
-	if (idx != (unsigned int)c->dirent_slot)
-		return -EINVAL;
-	if (check_written(c, "its name", v, c->name))
-		return -EIO;
-	f->renamed = NULL;
-	return 1;
+	if (w->bytes) {
+		want = xfsdb_render_str(w->bytes, w->nbytes);
+		ret = strcmp(v, want) ? -EIO : 1;
+	} else {
+		if (db_value_u64(v, &got) < 0)
+			return -EINVAL;
+		ret = got != w->value ? -EIO : 1;
+		want = xasprintf("0x%" PRIx64, w->value);
+	}
+	if (ret < 0)
+		err_file(about,
+			 "%s of directory block %" PRIu64
+			 " reads back as %s, not %s",
+			 w->field, w->block, v, want);
+	free(want);
+	if (ret > 0) {
+		w->done = true;
+		f->write = NULL;
+	}
+	return ret;
 }
 
 int names_block_line(struct fixup *f, struct node *n, const char *line)
@@ -448,30 +629,18 @@ int names_block_line(struct fixup *f, struct node *n, const char *line)
 	int ret;
 
 	ret = db_marker(line, "w", &arg, 1);
-	if (ret > 0 && arg >= f->t->count)
+	if (ret > 0 && (arg >= f->nwrites ||
+			f->writes[arg].dir != (size_t)(n - f->t->nodes)))
 		ret = -EINVAL;
 	if (ret) {
-		f->renamed = ret > 0 ? &f->t->nodes[arg] : NULL;
-		f->hash_write = NULL;
+		f->write = ret > 0 ? &f->writes[arg] : NULL;
 		return ret < 0 ? fixup_bad_line(n, line, ret) : 1;
 	}
-	ret = db_marker(line, "h", &arg, 1);
-	if (ret > 0 && arg >= f->nhash_writes)
-		ret = -EINVAL;
-	if (ret) {
-		f->hash_write = ret > 0 ? &f->hash_writes[arg] : NULL;
-		f->renamed = NULL;
-		return ret < 0 ? fixup_bad_line(n, line, ret) : 1;
-	}
-	/* What "write -d" says; the hash written next mends the block. */
-	if (f->renamed && !strcmp(line, "Allowing write of corrupted data "
-					"with good CRC"))
+	/* What "write -d" says. */
+	if (f->write && f->write->forced &&
+	    !strcmp(line, "Allowing write of corrupted data with good CRC"))
 		return 1;
-	ret = 0;
-	if (f->hash_write)
-		ret = hash_written(f, line);
-	if (!ret && f->renamed)
-		ret = name_written(f, line);
+	ret = f->write ? write_read_back(f, line) : 0;
 	return ret == -EINVAL ? fixup_bad_line(n, line, ret) : ret;
 }
 
@@ -479,13 +648,30 @@ int names_check_written(struct fixup *f)
 {
 	size_t i;
 
-	for (i = 0; i < f->nhash_writes; i++) {
-		if (!f->hash_writes[i].done) {
-			err_file(&f->t->nodes[f->hash_writes[i].child],
-				 "the hash of its directory entry was not "
-				 "written");
+	for (i = 0; i < f->nwrites; i++) {
+		if (!f->writes[i].done) {
+			err_file(&f->t->nodes[f->writes[i].about],
+				 "%s of directory block %" PRIu64
+				 " was not written",
+				 f->writes[i].field, f->writes[i].block);
 			return -EIO;
 		}
 	}
 	return 0;
+}
+
+void names_free(struct fixup *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nwrites; i++)
+		free(f->writes[i].bytes);
+	free(f->writes);
+	f->writes = NULL;
+	f->nwrites = 0;
+	dirindex_free(f->index);
+	f->index = NULL;
+	free(f->renamed);
+	f->renamed = NULL;
+	f->renamed_of = NULL;
 }

@@ -93,7 +93,6 @@ struct node {
 	size_t link_of; /* hard link: node with the same inode, or 0 */
 	bool renamed; /* img_name is a placeholder for name */
 	bool same_hash; /* ... with the same XFS directory hash */
-	bool near_hash; /* ... with one next to it: rewritten in the leaf */
 	bool target_fixup; /* proto_target is a placeholder for target */
 	struct elf_headers elf; /* regular files, for --auto */
 	/* Filled in from the image. */
@@ -110,6 +109,8 @@ struct node {
 	bool dirent_in_block; /* ... in a directory block, not short form */
 	uint64_t dirent_block;
 	char dirent_field[4]; /* "bu" (block) or "du" (data block) */
+	bool have_tag; /* ... its offset in the block read */
+	uint16_t dirent_tag;
 };
 
 struct tree {
@@ -179,6 +180,11 @@ int parse_rule(const char *arg, struct rule *rule);
 /* names.c */
 bool name_is_proto_safe(const char *name);
 uint32_t xfs_dahash(const unsigned char *name, size_t len);
+/*
+ * Bytes a directory data block entry of a @namelen-byte name takes, with
+ * the file type in entries (@ftype) or without (xfs_dir2_data_entsize()).
+ */
+size_t xfs_dirent_bytes(size_t namelen, bool ftype);
 int names_assign(struct tree *t);
 
 /* proto.c */

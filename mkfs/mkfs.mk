@@ -21,6 +21,11 @@ $(OBJ)/tests/unit/test_mkfs_dbparse.o: CPPFLAGS += -I$(TOP)/mkfs $(FRONTEND_CPPF
 $(OBJ)/tests/unit/test_mkfs_dbparse: $(addprefix $(OBJ)/mkfs/,dbparse.o names.o report.o) \
 	$(LIBFRONTEND)
 
+# The unit test of the directory hash index, with the readers it uses.
+$(OBJ)/tests/unit/test_mkfs_dirindex.o: CPPFLAGS += -I$(TOP)/mkfs $(FRONTEND_CPPFLAGS)
+$(OBJ)/tests/unit/test_mkfs_dirindex: $(addprefix $(OBJ)/mkfs/,dbparse.o dirindex.o) \
+	$(LIBFRONTEND)
+
 # Checks the tool's size validation against tests/vectors/policy.vec.
 MKFS_VECTORS := $(OBJ)/tests/mkfs/vectors_check
 

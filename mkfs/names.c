@@ -3,23 +3,29 @@
  * Names the protofile of xfsprogs 6.1 cannot carry. It splits tokens at
  * blanks, treats a token starting with ':' as a comment and "$" as the end
  * of a directory, and xfs_db splits its arguments at blanks too. Such a
- * name goes into the protofile as a placeholder of the same length, which
- * fixup.c later overwrites with the real bytes in the directory entry.
+ * name goes into the protofile as a placeholder, which fixup_names.c later
+ * overwrites with the real bytes in the directory entry.
  *
- * Short-form directories store no hash, but block, leaf and node
- * directories index entries by the XFS name hash. The placeholder is
- * chosen with the same hash as the real name where one exists: the hash is
+ * A short-form directory packs its entries one after the other in the
+ * inode and stores no hash: there the placeholder must have the real
+ * name's length, and any free name of that length does. Block, leaf and
+ * node directories index their entries by the XFS name hash, so the
+ * placeholder is chosen with the same hash where one exists: the hash is
  * linear over GF(2) in the bits of the name, so such a twin solves 32
  * linear equations in the 8 bits of each byte, and twins with bytes the
  * protofile and xfs_db take are searched among the solutions. Names of up
- * to about 6 bytes have few twins, sometimes none that qualify; they get a
- * placeholder whose hash is next to theirs instead, with no hash of the
- * directory in between, so that fixup.c can give the entry its real hash
- * in the hash-ordered leaf (and node) entries without reordering them.
- * Where even that fails (a few names of one to four blanks or control
- * characters with hashes next to each other), the placeholder only serves
- * in a short-form directory, which stores no hashes; fixup.c stops with an
- * error naming the file if the directory is larger.
+ * to about 6 bytes have few twins, sometimes none that qualify; they get
+ * a placeholder whose hash is next to theirs, with no hash of the
+ * directory in between, or failing that any free name of their length.
+ * Outside the short form fixup_names.c then gives the entry its real hash
+ * in the hash index (dirindex.c), which moves no other entry when the
+ * hashes were next to each other.
+ *
+ * Only where every name of the real name's length a placeholder may have
+ * is taken, by a directory too large for the short form, does the
+ * placeholder get another length: one whose data block entries take as
+ * many bytes, with and without file types (1 to 4 bytes all take 16), so
+ * that fixup_names.c rewrites the length byte and nothing moves.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -92,6 +98,19 @@ uint32_t xfs_dahash(const unsigned char *name, size_t len)
 static uint32_t name_hash(const char *name)
 {
 	return xfs_dahash((const unsigned char *)name, strlen(name));
+}
+
+size_t xfs_dirent_bytes(size_t namelen, bool ftype)
+{
+	/* Inode number, name length, name, file type, 2-byte tag. */
+	return (8 + 1 + namelen + (ftype ? 1 : 0) + 2 + 7) & ~(size_t)7;
+}
+
+/* Entries of names of @a and @b bytes take as many bytes in any image. */
+static bool same_entry_bytes(size_t a, size_t b)
+{
+	return xfs_dirent_bytes(a, true) == xfs_dirent_bytes(b, true) &&
+	       xfs_dirent_bytes(a, false) == xfs_dirent_bytes(b, false);
 }
 
 static uint64_t rng_next(uint64_t *s)
@@ -242,14 +261,15 @@ static bool placeholder_ok(const struct tree *t, const struct node *n,
 }
 
 /*
- * A placeholder for @n with hash @target in @out: every solution when
- * there are few, random ones otherwise (random placeholder bytes, then
- * the pivot bits set to reach the hash).
+ * A placeholder of @len bytes for @n with hash @target in @out: every
+ * solution when there are few, random ones otherwise (random placeholder
+ * bytes, then the pivot bits set to reach the hash).
  */
 static bool find_with_hash(const struct tree *t, const struct node *n,
-			   uint32_t target, uint64_t *seed, unsigned char *out)
+			   size_t len, uint32_t target, uint64_t *seed,
+			   unsigned char *out)
 {
-	size_t len = strlen(n->name), i, k, w;
+	size_t i, k, w;
 	const struct hash_basis *b = basis_of(len);
 	uint64_t *x = xcalloc(b->words, sizeof(uint64_t)), *y;
 	unsigned char *base = xcalloc(len, 1);
@@ -340,6 +360,7 @@ static bool hash_gap(const struct tree *t, const struct node *n, int64_t *lo,
 static bool find_in_gap(const struct tree *t, const struct node *n,
 			uint64_t *seed, unsigned char *out)
 {
+	size_t len = strlen(n->name);
 	uint32_t hash = name_hash(n->name);
 	int64_t lo, hi, d, h;
 	int side, tries;
@@ -350,53 +371,110 @@ static bool find_in_gap(const struct tree *t, const struct node *n,
 		for (side = 0; side < 2; side++) {
 			h = side ? (int64_t)hash - d : (int64_t)hash + d;
 			if (h > lo && h < hi &&
-			    find_with_hash(t, n, (uint32_t)h, seed, out))
+			    find_with_hash(t, n, len, (uint32_t)h, seed, out))
 				return true;
 		}
 	}
 	for (tries = 0; tries < NEIGHBOUR_TRIES && hi - lo > 2; tries++) {
 		h = lo + 1 +
 		    (int64_t)(rng_next(seed) % (uint64_t)(hi - lo - 1));
-		if (h != hash && find_with_hash(t, n, (uint32_t)h, seed, out))
+		if (h != hash &&
+		    find_with_hash(t, n, len, (uint32_t)h, seed, out))
 			return true;
 	}
 	return false;
 }
 
+static int cmp_name_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The first free placeholder of @len bytes in @n's directory, in byte
+ * order: the names of that length taken there ("." and ".." too), sorted,
+ * are walked beside the candidates until one is missing. False if every
+ * one is taken.
+ */
+static bool find_free(const struct tree *t, const struct node *n, size_t len,
+		      unsigned char *out)
+{
+	const struct node *dir = &t->nodes[n->parent];
+	unsigned char ok[256];
+	size_t nok = 0, ntaken = 0, i, j;
+	unsigned int *digit = xcalloc(len, sizeof(*digit));
+	const char **taken = xcalloc(2 * dir->nchildren + 1, sizeof(*taken));
+	bool found = true;
+	int c;
+
+	for (c = 1; c < 256; c++)
+		if (placeholder_byte_ok((unsigned char)c))
+			ok[nok++] = (unsigned char)c;
+	if (len <= 2)
+		taken[ntaken++] = len == 1 ? "." : "..";
+	for (i = 0; i < dir->nchildren; i++) {
+		const struct node *s = &t->nodes[dir->children[i]];
+
+		if (strlen(s->name) == len)
+			taken[ntaken++] = s->name;
+		if (s->img_name && s->img_name != s->name &&
+		    strlen(s->img_name) == len)
+			taken[ntaken++] = s->img_name;
+	}
+	qsort(taken, ntaken, sizeof(*taken), cmp_name_ptr);
+	memset(out, ok[0], len);
+	for (j = 0; j < ntaken && found; j++) {
+		c = memcmp(taken[j], out, len);
+		if (c > 0)
+			break;
+		if (c < 0)
+			continue;
+		/* Taken: the next candidate, the last byte counting fastest. */
+		for (i = len; i-- > 0;) {
+			if (++digit[i] < nok) {
+				out[i] = ok[digit[i]];
+				break;
+			}
+			digit[i] = 0;
+			out[i] = ok[0];
+		}
+		found = i < len;
+	}
+	free((void *)taken);
+	free(digit);
+	return found;
+}
+
 static int make_placeholder(struct tree *t, struct node *n)
 {
 	uint32_t hash = name_hash(n->name);
-	size_t len = strlen(n->name);
-	unsigned char *cand = xcalloc(len + 1, 1);
+	size_t len = strlen(n->name), other;
+	unsigned char *cand = xcalloc(NAME_MAX_BYTES + 1, 1);
 	uint64_t seed = 0x9e3779b97f4a7c15ull ^ hash;
-	size_t i;
-	int tries;
 
-	if (find_with_hash(t, n, hash, &seed, cand)) {
-		n->img_name = (char *)cand;
-		n->same_hash = true;
-		return 0;
-	}
-	if (find_in_gap(t, n, &seed, cand)) {
-		n->img_name = (char *)cand;
-		n->near_hash = true;
-		return 0;
-	}
-	/* Any hash does in a short-form directory; fixup.c checks the form. */
-	for (tries = 0; tries < PLACEHOLDER_TRIES; tries++) {
-		for (i = 0; i < len; i++)
-			cand[i] = 'A' + rng_next(&seed) % 26;
-		if (placeholder_ok(t, n, cand, len)) {
-			n->img_name = (char *)cand;
-			return 0;
-		}
+	n->same_hash = find_with_hash(t, n, len, hash, &seed, cand);
+	if (n->same_hash || find_in_gap(t, n, &seed, cand) ||
+	    find_free(t, n, len, cand))
+		goto found;
+	/* Every placeholder of its length taken: another length. */
+	for (other = 1; other <= NAME_MAX_BYTES; other++) {
+		if (other == len || !same_entry_bytes(other, len))
+			continue;
+		memset(cand, 0, NAME_MAX_BYTES + 1);
+		n->same_hash = find_with_hash(t, n, other, hash, &seed, cand);
+		if (n->same_hash || find_free(t, n, other, cand))
+			goto found;
 	}
 	free(cand);
 	err_file(n,
 		 "the protofile cannot carry this name, and no placeholder of "
-		 "%zu bytes is free in its directory; rename it",
+		 "%zu bytes or of a length whose directory entries take as "
+		 "many bytes is free in its directory; rename it",
 		 len);
 	return -1;
+found:
+	n->img_name = (char *)cand;
+	return 0;
 }
 
 static bool target_is_proto_safe(const char *target)

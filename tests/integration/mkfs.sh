@@ -96,8 +96,9 @@ chown 0:0 "$W"
 # ---- names: blanks, newlines, "$", ":" and dashes, in short-form and in
 # larger (block, leaf and node form) directories, and symlink targets with
 # blanks. Short awkward names in the larger directories have few or no
-# placeholders with their hash: they test the placeholders with a hash next
-# to theirs, whose leaf and node entries get the real hash.
+# placeholders with their hash: they test placeholders of other hashes,
+# whose entries the hash index gives the real hash (mkfs_names.sh has the
+# shortest names in every form of directory).
 S=$W/names
 mkdir -p "$S/small" "$S/large" "$S/block" "$S/leaf"
 for n in 'a b' '$' ':c' '-d' "$(printf 'n\nl')" ' ' 'x	y'; do

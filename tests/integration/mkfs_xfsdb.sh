@@ -18,7 +18,7 @@ real_repair=$(PATH=$PATH:/usr/sbin:/sbin command -v xfs_repair) || skip_all "xfs
 
 W=$(mktemp -d /tmp/mkfs-xfsdb.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-plan 22
+plan 32
 
 X=$W/xfsprogs
 mkdir -p "$X" "$W/out"
@@ -83,9 +83,25 @@ check_eq "100 times as many files: built" "$rc" 0
 check_eq "... still in five xfs_db runs" "$runs" 5
 rm -rf "$F"/block?*
 
-# ---- answers not understood: DESC EDIT MESSAGE
+# Blank one-byte names in a block directory: no placeholder has the hash
+# of the vertical tab or of the form feed, or one next to it, so the hash
+# index of the directory is rewritten, entries moving along it.
+H=$W/hashes
+mkdir -p "$H/d"
+for n in "$(printf '\t')" "$(printf '\v')" "$(printf '\f')" "$(printf '\r')"; do
+	: > "$H/d/$n"
+done
+i=0
+while [ $i -lt 40 ]; do
+	: > "$H/d/f$i"
+	i=$((i + 1))
+done
+build "$H"
+check_eq "names whose entries move in the hash index: built" "$rc" 0
+
+# ---- answers not understood: DESC EDIT MESSAGE, about $EDITED (or $P)
 edited() {
-	build "$P" "$2"
+	build "${EDITED:-$P}" "$2"
 	check_eq "$1: exit status 1" "$rc" 1
 	case $err in
 	*"$3"*) ok "$1: the error names it" ;;
@@ -113,5 +129,15 @@ edited "the superblock's inode size left out" \
 edited "the answer cut after the second file" \
 	'/^@@n 2/,$d' \
 	"xfs_db's answer on the new image ends before the end of its commands"
+EDITED=$H
+edited "a hash in the index that is no number" \
+	's/^bleaf\[0\]\.hashval = .*/bleaf[0].hashval = 0xzz/' \
+	"xfs_db on the new image, at d: bleaf[0].hashval = 0xzz"
+edited "the index with none of the addresses of the entries" \
+	's/^\(bleaf\[[0-9]*\]\.address = \).*/\10x1/' \
+	"d/\\t: its entry cannot be found in the hash index of its directory"
+edited "a write into the index that reads back otherwise" \
+	'/^Allowing write of corrupted data with good CRC$/{n;s/ = .*/ = 0x7/;}' \
+	"of directory block 0 reads back as 0x7, not"
 
 tap_done

@@ -135,12 +135,15 @@ static void test_superblock(void **state)
 	assert_int_equal(sb.inodesize, 512);
 	assert_true(sb.crc);
 	assert_true(sb.bigtime);
+	assert_true(sb.ftype);
 
+	/* -m crc=0, which leaves the file type in directory entries. */
 	read_sb("v4.out", &sb);
 	assert_int_equal(sb.blocklog, 12);
 	assert_int_equal(sb.inodesize, 256);
 	assert_false(sb.crc);
 	assert_false(sb.bigtime);
+	assert_true(sb.ftype);
 	/* ... whose data fork is "u", not "u3". */
 	load("v4.out", &out);
 	k = after_marker(&out, "@@n 1");
@@ -554,8 +557,14 @@ static void test_malformed_lines(void **state)
 	assert_int_equal(sb.seen, 0);
 	/* "CRC" as a whole feature name only. */
 	assert_int_equal(
-		db_sb_line("versionnum [0x1] = V5,NOCRC,BIGTIMES", &sb), 1);
-	assert_false(sb.crc || sb.bigtime);
+		db_sb_line("versionnum [0x1] = V5,NOCRC,BIGTIMES,FTYPES", &sb),
+		1);
+	assert_false(sb.crc || sb.bigtime || sb.ftype);
+	/* -m crc=0 -n ftype=0: no FTYPE. */
+	assert_int_equal(db_sb_line("versionnum [0xb4a4+0x8a] = V4,NLINK,DIRV2",
+				    &sb),
+			 1);
+	assert_false(sb.ftype);
 
 	/* Attribute slots: flags are 0 or 1; unnamed slots stay NULL. */
 	assert_int_equal(attr_slots_sf_line(&s, "a.sfattr.list[0].root = 2"),

@@ -121,20 +121,13 @@ bench-costs: all
 		--out $(BUILD)/bench --plots $(TOP)/bench/plots
 
 # x86_64: the 2m policy and PMD-mapped text, on the test kernel (the
-# release kernels compared on arm64 are not built for x86_64).
-BENCH_X86_TREE := $(BUILD)/bench/x86_64-tree
-
-$(BENCH_X86_TREE).stamp: tests/workloads/debian-tree.sh
-	@echo "  TREE     $(BENCH_X86_TREE) (redis-server, redis-tools for amd64)"
-	$(Q)rm -rf $(BENCH_X86_TREE) $(BENCH_X86_TREE).tmp
-	$(Q)sh $< amd64 $(BENCH_X86_TREE).tmp redis-server redis-tools >/dev/null
-	$(Q)mv $(BENCH_X86_TREE).tmp $(BENCH_X86_TREE) && touch $@
-
+# release kernels compared on arm64 are not built for x86_64), with the
+# harness's amd64 redis tree (tests/vm/tiers.mk).
 .PHONY: bench-x86
 bench: bench-x86
 bench-x86: all
 	$(Q)$(MAKE) --no-print-directory bench-guest ARCH=x86_64
-	$(Q)$(MAKE) --no-print-directory $(BENCH_X86_TREE).stamp
+	$(Q)$(MAKE) --no-print-directory $(call redis_tree,x86_64).stamp
 	$(Q)$(MAKE) --no-print-directory kernel ARCH=x86_64 KCONFIG=test
 	$(TOP)/bench/bench-x86.sh $(BUILD)/bench/x86 \
 		execfolio-test=$(call kernel_image,x86_64,test)

@@ -3,9 +3,9 @@
 # The disk of the x86_64 benchmark (bench/bench-x86.sh), a recipe of
 # tests/vm/harness/mkdisk.sh: bigprog (the VM suite's 5 MB program,
 # 2M-aligned segments, no xattr), bigprog.2m (xattr 2m), and Debian's
-# amd64 redis-server and redis-tools (build/bench/x86_64-tree) as
+# amd64 redis-server and redis-tools (build/vm/x86_64/redis-tree, the harness's) as
 # redis/plain (no xattrs) and redis/tagged (shared libraries tagged 2m).
-tree=$build/bench/x86_64-tree
+tree=$build/vm/x86_64/redis-tree
 
 disk_inputs() {
 	disk_need "$bin/bigprog" "run make vm-guest $bin/bigprog ARCH=$arch"

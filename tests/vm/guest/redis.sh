@@ -15,16 +15,23 @@
 # linked for 4K pages (p_align 0x1000): only that run is made there.
 . /tests/vmlib.sh
 
+# redis-server from ROOT under redis-benchmark, measured into
+# /tmp/redis-NAME.json: one TAP line, the benchmark's rates and the
+# measurement as diagnostics.
+serve() { # NAME ROOT WHAT
+	if run_redis "$2" "/tmp/redis-$1.json"; then
+		ok "redis-server ($3) served redis-benchmark"
+	else
+		not_ok "redis-server ($3) served redis-benchmark"
+	fi
+	sed -e "s/^/# $1: /" /tmp/redis-bench.out
+	report_run "redis-server, $3" "/tmp/redis-$1.json" "$delta"
+}
+
 # The mount option alone: redis/plain, at least MIN permille cont-aligned.
 mount_option_only() { # MIN
 	mount -o exec_folio_size=64k "$TEST_DISK" /mnt
-	if run_redis /mnt/redis/plain /tmp/redis-mount.json; then
-		ok "redis-server (untagged, mount option only) served redis-benchmark"
-	else
-		not_ok "redis-server (untagged, mount option only) served redis-benchmark"
-	fi
-	sed -e 's/^/# mount only: /' /tmp/redis-bench.out
-	report_run "redis-server, untagged, exec_folio_size=64k" /tmp/redis-mount.json "$delta"
+	serve mount /mnt/redis/plain "untagged, mount option only"
 	check "redis-server (mount option only): cont-aligned share at least $(percent "$1")" \
 		test "$(share_permille /tmp/redis-mount.json)" -ge "$1"
 	check "umount" umount /mnt
@@ -39,25 +46,13 @@ fi
 if [ "$(kbase)" = 6.12 ]; then echo "1..7"; else echo "1..10"; fi
 
 check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt
-if run_redis /mnt/redis/tagged /tmp/redis-tagged.json; then
-	ok "redis-server (tagged) served redis-benchmark"
-else
-	not_ok "redis-server (tagged) served redis-benchmark"
-fi
-sed -e 's/^/# tagged: /' /tmp/redis-bench.out
-report_run "redis-server, tagged" /tmp/redis-tagged.json "$delta"
+serve tagged /mnt/redis/tagged tagged
 check "redis-server (tagged): cont-aligned share at least 98%" \
 	test "$(share_permille /tmp/redis-tagged.json)" -ge 980
 check "umount" umount /mnt
 
 mount "$TEST_DISK" /mnt
-if run_redis /mnt/redis/plain /tmp/redis-plain.json; then
-	ok "redis-server (untagged) served redis-benchmark"
-else
-	not_ok "redis-server (untagged) served redis-benchmark"
-fi
-sed -e 's/^/# untagged: /' /tmp/redis-bench.out
-report_run "redis-server, untagged" /tmp/redis-plain.json "$delta"
+serve plain /mnt/redis/plain untagged
 check "redis-server (untagged): lower cont-aligned share than tagged" \
 	test "$(share_permille /tmp/redis-plain.json)" -lt \
 	"$(share_permille /tmp/redis-tagged.json)"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The simulator's state and the parts of the page cache that Linux 6.12
- * and 7.3 share (simulate.c), for the fault and read paths of each kernel
- * (simulate_612.c, simulate_73.c). Function names follow the kernel
+ * and 7.3 share (simulate_readahead.c, simulate_fault.c), for the fault
+ * and read paths of each kernel (simulate_612.c, simulate_73.c); the
+ * replay (simulate.c) drives them. Function names follow the kernel
  * functions they model, with a sim_ prefix where they are shared.
  */
 #ifndef EXECFOLIO_SIMULATE_INTERNAL_H
@@ -102,6 +103,8 @@ static inline bool sim_is_data_vma(const struct sim *s, int vma)
 	return (size_t)vma + 1 == s->nvmas;
 }
 
+/* simulate_readahead.c */
+
 /* filemap_add_folio() of a freshly allocated folio: -EEXIST on overlap. */
 int sim_add_folio(struct sim *s, uint64_t index, unsigned int order, bool mark);
 void sim_read_pages(struct ractl *ractl);
@@ -118,14 +121,21 @@ uint64_t sim_page_cache_next_miss(const struct sim *s, uint64_t index,
 uint64_t sim_page_cache_prev_miss(const struct sim *s, uint64_t index,
 				  uint64_t max_scan);
 
+/* simulate_fault.c */
+
 bool sim_folio_pmd_mappable(const struct sim *s, uint64_t head,
 			    const struct vma *vma);
 bool sim_mapped(const struct sim *s, uint64_t page, int vma);
 /* One page, or the whole folio by a PMD when it is PMD-mappable. */
 void sim_map_page(struct sim *s, uint64_t page, int vma_idx);
 int sim_find_vma(const struct sim *s, uint64_t page);
+
+/* simulate.c */
+
 /* The readahead state of stream @id, NULL when out of memory. */
 struct ra_state *sim_stream(struct sim *s, uint32_t id);
+
+/* simulate_612.c, simulate_73.c */
 
 /* A fault through a mapping, a read by a system call: 0 or -ENOMEM. */
 int sim_fault_612(struct sim *s, const struct execfolio_sim_touch *t);

@@ -8,6 +8,11 @@
 
 #include "simulate_internal.h"
 
+/*
+ * page_cache_ra_order(): folios of the order asked for plus 2, clamped to
+ * the window; a window too small for large folios, or one that meets the
+ * cache, is read (again) in minimum-order folios.
+ */
 static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
 				unsigned int new_order)
 {
@@ -17,7 +22,6 @@ static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
 	uint64_t limit = (s->size - 1) / s->p->page_size;
 	uint64_t mark = index + ra->size - ra->async_size;
 	uint64_t min_ra_size = s->pref_order ? min_nr : max_u64(4, min_nr);
-	int err = 0;
 
 	if (ra->size < min_ra_size)
 		goto fallback;
@@ -25,67 +29,23 @@ static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
 	limit = min_u64(limit, index + ra->size - 1);
 	if (new_order < s->max_order)
 		new_order += 2;
-	if (new_order > s->max_order)
-		new_order = s->max_order;
-	if (new_order > ilog2_u64(ra->size))
-		new_order = ilog2_u64(ra->size);
-	if (new_order < s->min_order)
-		new_order = s->min_order;
-	/* A window sized for the preferred order gets it (patch 1). */
-	new_order =
-		max_u64(new_order, min_u64(s->pref_order, ilog2_u64(ra->size)));
-
-	ractl->index = round_down_u64(index, min_nr);
-	index = ractl->index;
-	while (index <= limit) {
-		unsigned int order = new_order;
-
-		if (index & ((1ull << order) - 1))
-			order = __builtin_ctzll(index);
-		while (order > s->min_order &&
-		       index + (1ull << order) - 1 > limit)
-			order--;
-		/* ra_alloc_folio() */
-		err = sim_add_folio(s, index, order,
-				    index == round_down_u64(mark,
-							    1ull << order));
-		if (err)
-			break;
-		ractl->nr_pages += 1ull << order;
-		index += 1ull << order;
-	}
-	sim_read_pages(ractl);
-	if (!err)
+	new_order = sim_ra_order_clamp(s, new_order, ilog2_u64(ra->size));
+	if (!sim_ra_alloc_folios(s, ractl, limit, new_order, mark, false))
 		return;
 fallback:
 	sim_do_page_cache_ra(s, ractl, ra->size, ra->async_size);
 }
 
+/* page_cache_async_ra(): the next window in folios of the marked one's. */
 static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
 				uint64_t head, uint64_t req_count)
 {
 	struct ra_state *ra = ractl->ra;
-	uint64_t max_pages = s->p->ra_pages;
-	uint64_t index = ractl->index, expected, start;
 	unsigned int order = s->order[head];
 
-	s->ra_mark[head] = 0;
-	expected = round_down_u64(ra->start + ra->size - ra->async_size,
-				  1ull << order);
-	if (index == expected) {
-		ra->start += ra->size;
-		ra->size =
-			max_u64(ra->size, sim_get_next_ra_size(ra, max_pages));
-		ra->async_size = ra->size;
-	} else {
-		start = sim_page_cache_next_miss(s, index + 1, max_pages);
-		if (!start || start - index > max_pages)
-			return;
-		ra->start = start;
-		ra->size = start - index + req_count;
-		ra->size = sim_get_next_ra_size(ra, max_pages);
-		ra->async_size = ra->size;
-	}
+	if (!sim_async_ra_window(s, ractl, head, req_count))
+		return;
+	ra->async_size = ra->size;
 	ractl->index = ra->start;
 	page_cache_ra_order(s, ractl, order);
 }
@@ -94,14 +54,11 @@ static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
 static void page_cache_ra_pref(struct sim *s, struct ractl *ractl,
 			       uint64_t index, uint64_t nr_pages)
 {
-	uint64_t nr = 1ull << s->pref_order;
-	uint64_t start = round_down_u64(index, nr);
-	struct ra_state window = {
-		.start = start,
-		.size = round_down_u64(index + nr_pages + nr - 1, nr) - start,
-	};
-	struct ractl pref = { .index = start, .ra = &window };
+	struct ra_state window = { .start = index, .size = nr_pages };
+	struct ractl pref = { .ra = &window };
 
+	sim_ra_window_pref(s, &window);
+	pref.index = window.start;
 	page_cache_ra_order(s, &pref, s->pref_order);
 	ractl->index = pref.index;
 }
@@ -111,23 +68,12 @@ static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
 			       uint64_t index, uint64_t req_count)
 {
 	struct ractl ractl = { .index = index, .ra = ra };
-	uint64_t max_pages = s->p->ra_pages, miss, contig;
 
-	if (!max_pages) {
+	if (!s->p->ra_pages) {
 		sim_do_page_cache_ra(s, &ractl, req_count, 0);
 		return;
 	}
-	if (!index || req_count > max_pages ||
-	    (ra->prev_index != NO_FOLIO && index - ra->prev_index <= 1)) {
-		ra->start = index;
-		ra->size = sim_get_init_ra_size(req_count, max_pages);
-		ra->async_size = ra->size > req_count ? ra->size - req_count :
-							ra->size >> 1;
-		goto readit;
-	}
-	miss = sim_page_cache_prev_miss(s, index - 1, max_pages);
-	contig = index - miss - 1;
-	if (contig <= req_count) {
+	if (!sim_sync_ra_window(s, ra, index, req_count)) {
 		/* A small random read, the readahead state left alone. */
 		if (s->pref_order)
 			page_cache_ra_pref(s, &ractl, index, req_count);
@@ -135,22 +81,9 @@ static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
 			sim_do_page_cache_ra(s, &ractl, req_count, 0);
 		return;
 	}
-	if (miss == NO_FOLIO)
-		contig *= 2;
-	ra->start = index;
-	ra->size = min_u64(contig + req_count, max_pages);
-	ra->async_size = 1;
-readit:
-	if (s->pref_order) {
-		/* Whole preferred folios; the async mark stays inside. */
-		uint64_t nr = 1ull << s->pref_order;
-		uint64_t end =
-			round_down_u64(ra->start + ra->size + nr - 1, nr);
-
-		ra->start = round_down_u64(ra->start, nr);
-		ra->size = end - ra->start;
-		ra->async_size = min_u64(ra->async_size, ra->size - 1);
-	}
+	/* Whole preferred folios; the async mark stays inside. */
+	if (s->pref_order)
+		sim_ra_window_pref(s, ra);
 	ractl.index = ra->start;
 	page_cache_ra_order(s, &ractl, 0);
 }
@@ -194,15 +127,8 @@ static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
 		page_cache_ra_order(s, &ractl, order);
 		return;
 	}
-	if (!ra_pages)
+	if (!ra_pages || !sim_read_around_window(s, ra, page))
 		return;
-	if (ra->mmap_miss < MMAP_MISS_CAP)
-		ra->mmap_miss++;
-	if (ra->mmap_miss > EXECFOLIO_SIM_LOTSAMISS)
-		return;
-	ra->start = page > ra_pages / 2 ? page - ra_pages / 2 : 0;
-	ra->size = ra_pages;
-	ra->async_size = ra_pages / 4;
 	ractl.index = ra->start;
 	page_cache_ra_order(s, &ractl, 0);
 }

@@ -21,12 +21,10 @@
 static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
 				struct ra_state *ra)
 {
-	uint64_t start = ractl->index, index = start;
+	uint64_t start = ractl->index, done;
 	uint64_t limit = (s->size - 1) / s->p->page_size;
 	uint64_t mark = NO_FOLIO;
-	unsigned int new_order = ra->order, retry_order = UINT_MAX;
 	unsigned int size_order;
-	int err = 0;
 
 	/*
 	 * ilog2(0) is -1 in the kernel, no bound: async readahead from a
@@ -36,57 +34,18 @@ static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
 	 */
 	size_order = ra->size ? ilog2_u64(ra->size) : UINT_MAX;
 
-	if (limit > index + ra->size - 1) {
-		limit = index + ra->size - 1;
-		mark = index + ra->size - ra->async_size;
+	if (limit > start + ra->size - 1) {
+		limit = start + ra->size - 1;
+		mark = start + ra->size - ra->async_size;
 	}
-	new_order = min_u64(new_order, s->max_order);
-	new_order = min_u64(new_order, size_order);
-	new_order = max_u64(new_order, s->min_order);
-	new_order = max_u64(new_order, min_u64(s->pref_order, size_order));
-	ra->order = new_order;
-
-	ractl->index = round_down_u64(index, 1ull << s->min_order);
-	index = ractl->index;
-	while (index <= limit) {
-		unsigned int order = min_u64(new_order, retry_order);
-
-		if (index & ((1ull << order) - 1))
-			order = __builtin_ctzll(index);
-		while (order > s->min_order &&
-		       index + (1ull << order) - 1 > limit)
-			order--;
-		/* ra_alloc_folio(): the mark rounded down to the folio */
-		err = sim_add_folio(
-			s, index, order,
-			mark != NO_FOLIO &&
-				index == round_down_u64(mark, 1ull << order));
-		retry_order = UINT_MAX;
-		if (err == -EEXIST && s->pref_order) {
-			if (order > s->min_order) {
-				retry_order = order - 1;
-				err = 0;
-				continue;
-			}
-			/* The batch stays contiguous: read it, skip the page. */
-			sim_read_pages(ractl);
-			index += 1ull << order;
-			ractl->index = index;
-			err = 0;
-			continue;
-		}
-		if (err)
-			break;
-		ractl->nr_pages += 1ull << order;
-		index += 1ull << order;
-	}
-	sim_read_pages(ractl);
-	if (!err)
+	ra->order = sim_ra_order_clamp(s, ra->order, size_order);
+	if (!sim_ra_alloc_folios(s, ractl, limit, ra->order, mark,
+				 s->pref_order))
 		return;
 	/* Part of the window was cached: the rest in minimum-order folios. */
-	if (ra->size > index - start)
-		sim_do_page_cache_ra(s, ractl, ra->size - (index - start),
-				     ra->async_size);
+	done = ractl->index - start;
+	if (ra->size > done)
+		sim_do_page_cache_ra(s, ractl, ra->size - done, ra->async_size);
 }
 
 /*
@@ -98,27 +57,10 @@ static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
 				uint64_t head, uint64_t req_count)
 {
 	struct ra_state *ra = ractl->ra;
-	uint64_t max_pages = s->p->ra_pages;
-	uint64_t index = ractl->index, expected, start, end, aligned_end;
-	uint64_t align;
+	uint64_t max_pages = s->p->ra_pages, end, aligned_end, align;
 
-	if (!max_pages)
+	if (!max_pages || !sim_async_ra_window(s, ractl, head, req_count))
 		return;
-	s->ra_mark[head] = 0;
-	expected = round_down_u64(ra->start + ra->size - ra->async_size,
-				  1ull << s->order[head]);
-	if (index == expected) {
-		ra->start += ra->size;
-		ra->size =
-			max_u64(ra->size, sim_get_next_ra_size(ra, max_pages));
-	} else {
-		start = sim_page_cache_next_miss(s, index + 1, max_pages);
-		if (!start || start - index > max_pages)
-			return;
-		ra->start = start;
-		ra->size = start - index + req_count;
-		ra->size = sim_get_next_ra_size(ra, max_pages);
-	}
 	ra->order += 2;
 	/* 1 << min(ra->order, ffs(max_pages) - 1) */
 	align = 1ull << min_u64(ra->order, __builtin_ctzll(max_pages));
@@ -140,46 +82,22 @@ static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
 			       uint64_t index, uint64_t req_count)
 {
 	struct ractl ractl = { .index = index, .ra = ra };
-	uint64_t max_pages = s->p->ra_pages, miss, contig;
 
-	if (!max_pages) {
-		/* force_page_cache_ra() of the page asked for */
+	/*
+	 * No readahead: force_page_cache_ra() of the page asked for; a small
+	 * random read: the same, the readahead state left alone.
+	 */
+	if (!s->p->ra_pages || !sim_sync_ra_window(s, ra, index, req_count)) {
 		sim_do_page_cache_ra(s, &ractl, req_count, 0);
 		return;
 	}
-	if (!index || req_count > max_pages ||
-	    (ra->prev_index != NO_FOLIO && index - ra->prev_index <= 1)) {
-		ra->start = index;
-		ra->size = sim_get_init_ra_size(req_count, max_pages);
-		ra->async_size = ra->size > req_count ? ra->size - req_count :
-							ra->size >> 1;
-		goto readit;
-	}
-	miss = sim_page_cache_prev_miss(s, index - 1, max_pages);
-	contig = index - miss - 1;
-	if (contig <= req_count) {
-		/* A small random read, the readahead state left alone. */
-		sim_do_page_cache_ra(s, &ractl, req_count, 0);
-		return;
-	}
-	if (miss == NO_FOLIO)
-		contig *= 2;
-	ra->start = index;
-	ra->size = min_u64(contig + req_count, max_pages);
-	ra->async_size = 1;
-readit:
 	ra->order = 0;
 	if (s->pref_order) {
 		/* Whole preferred folios; the async mark stays inside. */
-		uint64_t nr = 1ull << s->pref_order;
-		uint64_t end = round_up_u64(ra->start + ra->size, nr);
-
-		ra->start = round_down_u64(ra->start, nr);
-		ra->size = end - ra->start;
-		ra->async_size = min_u64(ra->async_size, ra->size - 1);
+		sim_ra_window_pref(s, ra);
 		ra->order = s->pref_order;
 		/* The loader's first read of the header: no mark. */
-		if (!index && ra->size == nr)
+		if (!index && ra->size == 1ull << s->pref_order)
 			ra->async_size = 0;
 	}
 	ractl.index = ra->start;
@@ -217,13 +135,8 @@ static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
 	} else {
 		uint64_t pref_nr = 1ull << s->pref_order, aligned_start;
 
-		if (ra->mmap_miss < MMAP_MISS_CAP)
-			ra->mmap_miss++;
-		if (ra->mmap_miss > EXECFOLIO_SIM_LOTSAMISS)
+		if (!sim_read_around_window(s, ra, page))
 			return;
-		ra->start = page > ra_pages / 2 ? page - ra_pages / 2 : 0;
-		ra->size = ra_pages;
-		ra->async_size = ra_pages / 4;
 		ra->order = 0;
 		aligned_start = round_up_u64(ra->start, pref_nr);
 		if (aligned_start <= page) {

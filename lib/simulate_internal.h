@@ -121,6 +121,52 @@ uint64_t sim_page_cache_next_miss(const struct sim *s, uint64_t index,
 uint64_t sim_page_cache_prev_miss(const struct sim *s, uint64_t index,
 				  uint64_t max_scan);
 
+/*
+ * page_cache_ra_order()'s folio order: @order within the mapping's
+ * minimum and maximum and no larger than the window (@size_order, its
+ * ilog2), then raised to the preferred order where the window holds it.
+ */
+unsigned int sim_ra_order_clamp(const struct sim *s, unsigned int order,
+				unsigned int size_order);
+/*
+ * page_cache_ra_order()'s folios from ractl->index (rounded down to the
+ * minimum order) to page @limit: each of @new_order where the index is
+ * aligned to it and the folio ends by @limit, else smaller; the folio
+ * holding page @mark gets the readahead mark (NO_FOLIO: none). A folio
+ * overlapping the cache ends the window, unless @retry_smaller (the 7.3
+ * series): then it is retried an order smaller, down to a cached page,
+ * which is skipped. Returns 0 or the error that ended the window, with
+ * ractl->index where it ended.
+ */
+int sim_ra_alloc_folios(struct sim *s, struct ractl *ractl, uint64_t limit,
+			unsigned int new_order, uint64_t mark,
+			bool retry_smaller);
+/*
+ * page_cache_sync_ra()'s window for @req_count pages at @index, with
+ * readahead on: false for a small random read, which leaves the state
+ * alone and is read by itself.
+ */
+bool sim_sync_ra_window(const struct sim *s, struct ra_state *ra,
+			uint64_t index, uint64_t req_count);
+/* The window widened to whole preferred folios, its mark kept inside. */
+void sim_ra_window_pref(const struct sim *s, struct ra_state *ra);
+/*
+ * page_cache_async_ra()'s next window at the marked folio @head found at
+ * ractl->index, its mark cleared: the window after the current one when
+ * the index is where that one's mark was, else one rebuilt from the first
+ * page after the index the cache lacks; false, the state left alone, when
+ * that page is more than ra_pages away. ra->async_size is left to the
+ * kernel.
+ */
+bool sim_async_ra_window(struct sim *s, struct ractl *ractl, uint64_t head,
+			 uint64_t req_count);
+/*
+ * do_sync_mmap_readahead()'s read-around: ra_pages centred on @page,
+ * a quarter marked; false when the file has missed too often (mmap_miss).
+ */
+bool sim_read_around_window(const struct sim *s, struct ra_state *ra,
+			    uint64_t page);
+
 /* simulate_fault.c */
 
 bool sim_folio_pmd_mappable(const struct sim *s, uint64_t head,

@@ -220,7 +220,6 @@ int execfolio_sim_run(const struct execfolio_sim_file *file,
 		      struct execfolio_sim_result *result)
 {
 	struct sim s = { .p = params, .r = result, .size = file->size };
-	bool v73 = params->kernel == EXECFOLIO_SIM_KERNEL_7_3;
 	size_t i;
 	int ret;
 
@@ -240,6 +239,8 @@ int execfolio_sim_run(const struct execfolio_sim_file *file,
 		return -EINVAL;
 	if (!file->size)
 		return 0;
+	s.kernel = params->kernel == EXECFOLIO_SIM_KERNEL_7_3 ? &sim_kernel_73 :
+								&sim_kernel_612;
 	ret = setup(&s, file);
 	for (i = 0; !ret && i < file->ntouches; i++) {
 		const struct execfolio_sim_touch *t = &file->touches[i];
@@ -258,12 +259,12 @@ int execfolio_sim_run(const struct execfolio_sim_file *file,
 		 * headers, symbol tables), a fault the trace cannot see.
 		 */
 		if (t->syscall) {
-			ret = v73 ? sim_read_73(&s, t) : sim_read_612(&s, t);
+			ret = sim_read(&s, t);
 			if (ret ||
 			    sim_is_data_vma(&s, sim_find_vma(&s, t->page)))
 				continue;
 		}
-		ret = v73 ? sim_fault_73(&s, t) : sim_fault_612(&s, t);
+		ret = sim_fault(&s, t);
 	}
 	if (!ret)
 		account(&s);

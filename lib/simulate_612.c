@@ -4,8 +4,6 @@
  * execfolio series (a preferred order; the exec fault hook and the whole
  * folio mapping of its patches 2 and 3), as the simulator replays them.
  */
-#include <errno.h>
-
 #include "simulate_internal.h"
 
 /*
@@ -153,42 +151,32 @@ static void do_async_mmap_readahead(struct sim *s, struct ra_state *ra,
 /*
  * finish_fault() of the execfolio series (patch 3): a read fault on text
  * with a preferred folio order maps the whole folio when it lies inside
- * the VMA and one page table and none of its pages is mapped yet.
+ * the VMA and one page table and none of its pages is mapped yet. Else,
+ * and a PMD-mappable folio always, as stock maps: sim_map_page().
  */
-static bool map_whole_folio(struct sim *s, uint64_t page, int vma_idx)
+static void finish_fault(struct sim *s, uint64_t page, int vma_idx, bool exec)
 {
-	const struct vma *vma = &s->vmas[vma_idx];
 	uint64_t head = s->head[page], nr = 1ull << s->order[head], i;
-	uint64_t table = 1ull << s->pmd_order;
-	uint64_t va = (uint64_t)((int64_t)head + vma->delta);
 
-	if (nr == 1 || head < vma->first || head + nr - 1 > vma->last ||
-	    round_down_u64(va, table) != round_down_u64(va + nr - 1, table))
-		return false;
-	for (i = head; i < head + nr; i++)
-		if (sim_mapped(s, i, vma_idx))
-			return false;
-	if (sim_folio_pmd_mappable(s, head, vma)) {
+	if (!exec || !s->pref_order || nr == 1 ||
+	    !sim_folio_fits(s, head, vma_idx) ||
+	    !sim_folio_unmapped(s, head, vma_idx) ||
+	    sim_folio_pmd_mappable(s, head, &s->vmas[vma_idx])) {
 		sim_map_page(s, page, vma_idx);
-		return true;
+		return;
 	}
 	for (i = head; i < head + nr; i++)
-		s->text_map[i] = vma_idx;
-	return true;
+		sim_map_pte(s, i, vma_idx);
 }
 
 /* do_fault_around() + filemap_map_pages(): map what is cached nearby. */
-static void do_fault_around(struct sim *s, uint64_t page, int vma_idx)
+static void do_fault_around(struct sim *s, struct ra_state *ra, uint64_t page,
+			    int vma_idx, bool exec)
 {
-	const struct vma *vma = &s->vmas[vma_idx];
-	uint64_t nr = s->p->fault_around_pages, table = 1ull << s->pmd_order;
-	uint64_t va = page + vma->delta, from, to, q;
+	uint64_t q, end;
 
-	from = max_u64(round_down_u64(va, nr), vma->first + vma->delta);
-	from = max_u64(from, round_down_u64(va, table));
-	to = min_u64(from + nr, round_down_u64(va, table) + table);
-	to = min_u64(to, vma->last + vma->delta + 1);
-	for (q = from - vma->delta; q < to - vma->delta; q++) {
+	sim_fault_around_window(s, page, vma_idx, &q, &end);
+	for (; q < end; q++) {
 		if (q >= s->npages || !sim_present(s, q) ||
 		    s->ra_mark[s->head[q]])
 			continue;
@@ -196,66 +184,30 @@ static void do_fault_around(struct sim *s, uint64_t page, int vma_idx)
 	}
 }
 
-int sim_fault_612(struct sim *s, const struct execfolio_sim_touch *t)
-{
-	uint64_t page = t->page, min_nr = 1ull << s->min_order;
-	int vma = sim_find_vma(s, page);
-	bool exec = !sim_is_data_vma(s, vma);
-	struct ra_state *ra = sim_stream(s, t->stream);
-
-	if (!ra)
-		return -ENOMEM;
-	if (sim_mapped(s, page, vma))
-		return 0;
-	if (s->p->fault_around_pages > 1) {
-		do_fault_around(s, page, vma);
-		if (sim_mapped(s, page, vma))
-			return 0;
-	}
-	if (sim_present(s, page)) {
-		do_async_mmap_readahead(s, ra, page, exec);
-	} else {
-		s->r->major_faults++;
-		do_sync_mmap_readahead(s, ra, page, vma, exec);
-		if (!sim_present(s, page) &&
-		    sim_add_folio(s, round_down_u64(page, min_nr), s->min_order,
-				  false))
-			return -ENOMEM;
-	}
-	if (exec && s->pref_order && map_whole_folio(s, page, vma))
-		return 0;
-	sim_map_page(s, page, vma);
-	return 0;
-}
-
 /*
  * filemap_read() of one page by a system call: sync readahead on a miss
- * (then filemap_create_folio(), a preferred folio if it lies inside the
- * file), async readahead on a marked folio (filemap_readahead()). Nothing
- * is mapped.
+ * (then filemap_create_folio()), async readahead on a marked folio
+ * (filemap_readahead()).
  */
-int sim_read_612(struct sim *s, const struct execfolio_sim_touch *t)
+static int filemap_get_pages(struct sim *s, struct ra_state *ra, uint64_t page)
 {
-	struct ra_state *ra = sim_stream(s, t->stream);
-	uint64_t page = t->page, nr = 1ull << s->pref_order;
-
-	if (!ra)
-		return -ENOMEM;
 	if (!sim_present(s, page)) {
 		page_cache_sync_ra(s, ra, page, 1);
-		if (!sim_present(s, page) &&
-		    ((round_down_u64(page, nr) + nr) * s->p->page_size >
-			     s->size ||
-		     sim_add_folio(s, round_down_u64(page, nr), s->pref_order,
-				   false)) &&
-		    sim_add_folio(s, page, 0, false))
-			return -ENOMEM;
+		if (!sim_present(s, page))
+			return sim_filemap_create_folio(s, page);
 	} else if (s->ra_mark[s->head[page]]) {
 		uint64_t head = s->head[page];
 		struct ractl ractl = { .index = head, .ra = ra };
 
 		page_cache_async_ra(s, &ractl, head, page + 1 - head);
 	}
-	ra->prev_index = page;
 	return 0;
 }
+
+const struct sim_kernel sim_kernel_612 = {
+	.do_fault_around = do_fault_around,
+	.do_async_mmap_readahead = do_async_mmap_readahead,
+	.do_sync_mmap_readahead = do_sync_mmap_readahead,
+	.finish_fault = finish_fault,
+	.filemap_get_pages = filemap_get_pages,
+};

@@ -6,7 +6,6 @@
  * patch 2: the file's order in the VM_EXEC branch, read-around from a
  * folio boundary), as the simulator replays them.
  */
-#include <errno.h>
 #include <limits.h>
 
 #include "simulate_internal.h"
@@ -163,32 +162,12 @@ static void do_async_mmap_readahead(struct sim *s, struct ra_state *ra,
 		page_cache_async_ra(s, &ractl, head, s->p->ra_pages);
 }
 
-/* A page table entry for @page alone. */
-static void map_pte(struct sim *s, uint64_t page, int vma_idx)
-{
-	if (sim_is_data_vma(s, vma_idx))
-		s->data_mapped[page] = 1;
-	else
-		s->text_map[page] = vma_idx;
-}
-
-/* The folio at @head lies inside the VMA and one page table. */
-static bool folio_fits(const struct sim *s, uint64_t head, int vma_idx)
-{
-	const struct vma *vma = &s->vmas[vma_idx];
-	uint64_t nr = 1ull << s->order[head], table = 1ull << s->pmd_order;
-	uint64_t va = (uint64_t)((int64_t)head + vma->delta);
-
-	return head >= vma->first && head + nr - 1 <= vma->last &&
-	       round_down_u64(va, table) == round_down_u64(va + nr - 1, table);
-}
-
 /*
  * finish_fault(): a PMD for a PMD-mappable folio, else the whole folio
  * when it lies inside the VMA, one page table and the file and none of
  * its pages is mapped yet, else the page alone.
  */
-static void finish_fault(struct sim *s, uint64_t page, int vma_idx)
+static void finish_fault(struct sim *s, uint64_t page, int vma_idx, bool exec)
 {
 	uint64_t head = s->head[page], nr = 1ull << s->order[head], i;
 	bool inside_file = head + nr <= s->npages;
@@ -197,18 +176,13 @@ static void finish_fault(struct sim *s, uint64_t page, int vma_idx)
 		sim_map_page(s, page, vma_idx);
 		return;
 	}
-	if (nr == 1 || !inside_file || !folio_fits(s, head, vma_idx)) {
-		map_pte(s, page, vma_idx);
+	if (nr == 1 || !inside_file || !sim_folio_fits(s, head, vma_idx) ||
+	    !sim_folio_unmapped(s, head, vma_idx)) {
+		sim_map_pte(s, page, vma_idx);
 		return;
 	}
-	for (i = head; i < head + nr; i++) {
-		if (sim_mapped(s, i, vma_idx)) {
-			map_pte(s, page, vma_idx);
-			return;
-		}
-	}
 	for (i = head; i < head + nr; i++)
-		map_pte(s, i, vma_idx);
+		sim_map_pte(s, i, vma_idx);
 }
 
 /*
@@ -223,15 +197,11 @@ static void do_fault_around(struct sim *s, struct ra_state *ra, uint64_t page,
 			    int vma_idx, bool exec)
 {
 	const struct vma *vma = &s->vmas[vma_idx];
-	uint64_t nr = s->p->fault_around_pages, table = 1ull << s->pmd_order;
-	uint64_t va = page + vma->delta, from, to, q, last, i;
+	uint64_t q, end, last, i;
 
-	from = max_u64(round_down_u64(va, nr), vma->first + vma->delta);
-	from = max_u64(from, round_down_u64(va, table));
-	to = min_u64(from + nr, round_down_u64(va, table) + table);
-	to = min_u64(to, vma->last + vma->delta + 1);
-	last = min_u64(to - vma->delta - 1, s->npages - 1);
-	for (q = from - vma->delta; q <= last;) {
+	sim_fault_around_window(s, page, vma_idx, &q, &end);
+	last = min_u64(end - 1, s->npages - 1);
+	while (q <= last) {
 		uint64_t head, next;
 		bool inside_file;
 
@@ -250,14 +220,14 @@ static void do_fault_around(struct sim *s, struct ra_state *ra, uint64_t page,
 			sim_map_page(s, q, vma_idx);
 			return;
 		}
-		if (inside_file && folio_fits(s, head, vma_idx)) {
+		if (inside_file && sim_folio_fits(s, head, vma_idx)) {
 			for (i = head; i < next; i++)
 				if (!sim_mapped(s, i, vma_idx))
-					map_pte(s, i, vma_idx);
+					sim_map_pte(s, i, vma_idx);
 		} else {
 			for (i = q; i < next && i <= last; i++)
 				if (!sim_mapped(s, i, vma_idx))
-					map_pte(s, i, vma_idx);
+					sim_map_pte(s, i, vma_idx);
 		}
 		q = next;
 	}
@@ -265,77 +235,34 @@ static void do_fault_around(struct sim *s, struct ra_state *ra, uint64_t page,
 		ra->mmap_miss--;
 }
 
-int sim_fault_73(struct sim *s, const struct execfolio_sim_touch *t)
-{
-	uint64_t page = t->page;
-	int vma = sim_find_vma(s, page);
-	bool exec = !sim_is_data_vma(s, vma);
-	struct ra_state *ra = sim_stream(s, t->stream);
-
-	if (!ra)
-		return -ENOMEM;
-	if (sim_mapped(s, page, vma))
-		return 0;
-	if (s->p->fault_around_pages > 1) {
-		do_fault_around(s, ra, page, vma, exec);
-		if (sim_mapped(s, page, vma))
-			return 0;
-	}
-	if (sim_present(s, page)) {
-		do_async_mmap_readahead(s, ra, page, exec);
-	} else {
-		s->r->major_faults++;
-		do_sync_mmap_readahead(s, ra, page, vma, exec);
-		/* __filemap_get_folio(FGP_CREAT | FGP_FOR_MMAP): order 0 */
-		if (!sim_present(s, page) && sim_add_folio(s, page, 0, false))
-			return -ENOMEM;
-	}
-	finish_fault(s, page, vma);
-	return 0;
-}
-
-/*
- * filemap_create_folio(): with a preferred order (patch 1), a folio of it
- * where it lies wholly inside the file and none of it is cached; else a
- * page.
- */
-static int filemap_create_folio(struct sim *s, uint64_t page)
-{
-	uint64_t nr = 1ull << s->pref_order, start = round_down_u64(page, nr);
-
-	if (s->pref_order && (start + nr) * s->p->page_size <= s->size &&
-	    !sim_add_folio(s, start, s->pref_order, false))
-		return 0;
-	return sim_add_folio(s, page, 0, false) ? -ENOMEM : 0;
-}
-
 /*
  * filemap_read() of one page by a system call (filemap_get_pages()): sync
  * readahead on a miss, then a folio of its own if readahead left the page
  * out; async readahead when the folio found, even one sync readahead just
- * read, is marked. Nothing is mapped.
+ * read, is marked.
  */
-int sim_read_73(struct sim *s, const struct execfolio_sim_touch *t)
+static int filemap_get_pages(struct sim *s, struct ra_state *ra, uint64_t page)
 {
-	struct ra_state *ra = sim_stream(s, t->stream);
-	uint64_t page = t->page, head;
-	int ret = 0;
+	uint64_t head;
 
-	if (!ra)
-		return -ENOMEM;
 	if (!sim_present(s, page))
 		page_cache_sync_ra(s, ra, page, 1);
-	if (!sim_present(s, page)) {
-		ret = filemap_create_folio(s, page);
-	} else {
-		head = s->head[page];
-		if (s->ra_mark[head]) {
-			/* filemap_readahead(): from the folio found */
-			struct ractl ractl = { .index = head, .ra = ra };
+	if (!sim_present(s, page))
+		return sim_filemap_create_folio(s, page);
+	head = s->head[page];
+	if (s->ra_mark[head]) {
+		/* filemap_readahead(): from the folio found */
+		struct ractl ractl = { .index = head, .ra = ra };
 
-			page_cache_async_ra(s, &ractl, head, page + 1 - head);
-		}
+		page_cache_async_ra(s, &ractl, head, page + 1 - head);
 	}
-	ra->prev_index = page;
-	return ret;
+	return 0;
 }
+
+const struct sim_kernel sim_kernel_73 = {
+	.do_fault_around = do_fault_around,
+	.do_async_mmap_readahead = do_async_mmap_readahead,
+	.do_sync_mmap_readahead = do_sync_mmap_readahead,
+	.finish_fault = finish_fault,
+	.filemap_get_pages = filemap_get_pages,
+};

@@ -42,6 +42,7 @@ struct vma {
 
 struct sim {
 	const struct execfolio_sim_params *p;
+	const struct sim_kernel *kernel; /* the steps of the kernel modelled */
 	struct execfolio_sim_result *r;
 	uint64_t size;
 	uint64_t npages; /* pages holding file data */
@@ -151,6 +152,12 @@ bool sim_sync_ra_window(const struct sim *s, struct ra_state *ra,
 /* The window widened to whole preferred folios, its mark kept inside. */
 void sim_ra_window_pref(const struct sim *s, struct ra_state *ra);
 /*
+ * filemap_create_folio(): with a preferred order (patch 1 of either
+ * series), a folio of it where it lies wholly inside the file and none of
+ * it is cached; else a page. 0 or -ENOMEM.
+ */
+int sim_filemap_create_folio(struct sim *s, uint64_t page);
+/*
  * page_cache_async_ra()'s next window at the marked folio @head found at
  * ractl->index, its mark cleared: the window after the current one when
  * the index is where that one's mark was, else one rebuilt from the first
@@ -172,9 +179,34 @@ bool sim_read_around_window(const struct sim *s, struct ra_state *ra,
 bool sim_folio_pmd_mappable(const struct sim *s, uint64_t head,
 			    const struct vma *vma);
 bool sim_mapped(const struct sim *s, uint64_t page, int vma);
+/* A page table entry for @page alone. */
+void sim_map_pte(struct sim *s, uint64_t page, int vma_idx);
 /* One page, or the whole folio by a PMD when it is PMD-mappable. */
 void sim_map_page(struct sim *s, uint64_t page, int vma_idx);
 int sim_find_vma(const struct sim *s, uint64_t page);
+/* The folio at @head lies inside the VMA and one page table. */
+bool sim_folio_fits(const struct sim *s, uint64_t head, int vma_idx);
+/* None of the pages of the folio at @head is mapped through the VMA. */
+bool sim_folio_unmapped(const struct sim *s, uint64_t head, int vma_idx);
+/*
+ * do_fault_around()'s window in file pages, [*first, *end): the
+ * fault_around_pages around @page that lie inside the VMA and the page
+ * table of the fault.
+ */
+void sim_fault_around_window(const struct sim *s, uint64_t page, int vma_idx,
+			     uint64_t *first, uint64_t *end);
+/*
+ * filemap_fault() and the fault path around it: the page mapped already
+ * or by fault-around; else async readahead on a cached page, sync
+ * readahead and a folio of its own on a miss; then finish_fault().
+ * 0 or -ENOMEM.
+ */
+int sim_fault(struct sim *s, const struct execfolio_sim_touch *t);
+/*
+ * filemap_read() of one page by a system call, which moves the stream's
+ * prev_pos on; nothing is mapped. 0 or -ENOMEM.
+ */
+int sim_read(struct sim *s, const struct execfolio_sim_touch *t);
 
 /* simulate.c */
 
@@ -183,10 +215,30 @@ struct ra_state *sim_stream(struct sim *s, uint32_t id);
 
 /* simulate_612.c, simulate_73.c */
 
-/* A fault through a mapping, a read by a system call: 0 or -ENOMEM. */
-int sim_fault_612(struct sim *s, const struct execfolio_sim_touch *t);
-int sim_read_612(struct sim *s, const struct execfolio_sim_touch *t);
-int sim_fault_73(struct sim *s, const struct execfolio_sim_touch *t);
-int sim_read_73(struct sim *s, const struct execfolio_sim_touch *t);
+/*
+ * The steps of the fault and read paths where the kernels differ, named
+ * after the kernel functions they model; sim_fault() and sim_read() take
+ * them in the order both kernels do.
+ */
+struct sim_kernel {
+	/* Map what is cached around @page (fault_around_pages > 1). */
+	void (*do_fault_around)(struct sim *s, struct ra_state *ra,
+				uint64_t page, int vma_idx, bool exec);
+	/* A fault on a cached page. */
+	void (*do_async_mmap_readahead)(struct sim *s, struct ra_state *ra,
+					uint64_t page, bool exec);
+	/* A fault that missed the cache. */
+	void (*do_sync_mmap_readahead)(struct sim *s, struct ra_state *ra,
+				       uint64_t page, int vma_idx, bool exec);
+	/* Map @page, cached by now. */
+	void (*finish_fault)(struct sim *s, uint64_t page, int vma_idx,
+			     bool exec);
+	/* A read of @page by a system call: 0 or -ENOMEM. */
+	int (*filemap_get_pages)(struct sim *s, struct ra_state *ra,
+				 uint64_t page);
+};
+
+extern const struct sim_kernel sim_kernel_612;
+extern const struct sim_kernel sim_kernel_73;
 
 #endif /* EXECFOLIO_SIMULATE_INTERNAL_H */

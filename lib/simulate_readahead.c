@@ -263,3 +263,13 @@ bool sim_read_around_window(const struct sim *s, struct ra_state *ra,
 	ra->async_size = ra_pages / 4;
 	return true;
 }
+
+int sim_filemap_create_folio(struct sim *s, uint64_t page)
+{
+	uint64_t nr = 1ull << s->pref_order, start = round_down_u64(page, nr);
+
+	if (s->pref_order && (start + nr) * s->p->page_size <= s->size &&
+	    !sim_add_folio(s, start, s->pref_order, false))
+		return 0;
+	return sim_add_folio(s, page, 0, false) ? -ENOMEM : 0;
+}

@@ -34,9 +34,9 @@ import stat
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_tree import escape, same_content  # noqa: E402
+from treecmp import (POLICY, Comparison, all_xattrs,  # noqa: E402
+                     read_policies, walk)
 
-POLICY = b"trusted.exec_folio_size"
 POLICY_VALUES = [b"4k", b"16k", b"64k", b"2m", b"none"]
 # What XFS keeps of a device number (mkfs/check.c).
 DEV_MAJOR_MAX, DEV_MINOR_MAX = 511, 262143
@@ -314,23 +314,6 @@ def gen(seed, top, snap_path):
                       "-i size=2048", "-n size=16384"]))
 
 
-def all_xattrs(p):
-    out = {}
-    for n in os.listxattr(p, follow_symlinks=False):
-        n = n.encode()
-        out[n] = os.getxattr(p, n, follow_symlinks=False)
-    return out
-
-
-def walk(top):
-    out = {b"": os.lstat(top)}
-    for d, dirnames, filenames in os.walk(top):
-        for n in dirnames + filenames:
-            p = os.path.join(d, n)
-            out[os.path.relpath(p, top)] = os.lstat(p)
-    return out
-
-
 def snapshot(top, path):
     """Reading directories and symlinks changes their atimes: put back."""
     snap = {}
@@ -356,107 +339,63 @@ def compare(snap_path, src, mnt, report_path, policies_path, err_path):
     with open(snap_path, "rb") as f:
         snap = pickle.load(f)
     src, mnt = os.fsencode(src), os.fsencode(mnt)
-    with open(report_path, encoding="latin-1") as f:
-        report = f.read().splitlines()
-    policies = {}
-    with open(policies_path, encoding="latin-1") as f:
-        for line in f:
-            rel, value = line.rstrip("\n").rsplit(" ", 1)
-            policies[rel] = value.encode()
+    cmp = Comparison(report_path)
+    policies = read_policies(policies_path)
     with open(err_path, encoding="latin-1") as f:
         # An unprivileged build cannot see the source's trusted.* xattrs.
         trusted_unseen = "warning: without CAP_SYS_ADMIN its trusted.*" \
             in f.read()
-    problems = []
     img = walk(mnt)
     by_ino = {}
     for rel, s in snap.items():
         by_ino.setdefault(s["ino"], []).append(rel)
 
-    def reported(rel, what):
-        prefix = (escape(rel) if rel else ".") + ": "
-        return any(line.startswith(prefix) and what in line[len(prefix):]
-                   for line in report)
-
-    def problem(rel, msg):
-        problems.append("%s: %s" % (escape(rel) or ".", msg))
-
-    for rel in sorted(set(img) - set(snap)):
-        problem(rel, "in the image, not in the source")
-    for rel in sorted(snap):
-        s = snap[rel]
-        if rel not in img:
-            if not (stat.S_ISSOCK(s["mode"]) and
-                    reported(rel, "socket not created")):
-                problem(rel, "missing from the image, not reported")
-            continue
-        m = img[rel]
+    for rel in cmp.entries({r: s["mode"] for r, s in snap.items()}, img):
+        s, m = snap[rel], img[rel]
         mp = os.path.join(mnt, rel) if rel else mnt
         if s["mode"] != m.st_mode:
-            problem(rel, "mode %o, image %o" % (s["mode"], m.st_mode))
+            cmp.problem(rel, "mode %o, image %o" % (s["mode"], m.st_mode))
         if rel and (s["uid"], s["gid"]) != (m.st_uid, m.st_gid):
-            problem(rel, "owner %d:%d, image %d:%d" % (
+            cmp.problem(rel, "owner %d:%d, image %d:%d" % (
                 s["uid"], s["gid"], m.st_uid, m.st_gid))
         for field in ("atime", "mtime"):
             got = getattr(m, "st_%s_ns" % field)
-            if got != s[field] and not reported(rel, "%s out of" % field):
-                problem(rel, "%s %d, image %d, not reported" %
-                        (field, s[field], got))
+            if got != s[field] and not cmp.reported(rel, "%s out of" % field):
+                cmp.problem(rel, "%s %d, image %d, not reported" %
+                            (field, s[field], got))
         if stat.S_ISREG(s["mode"]):
-            sp = os.path.join(src, rel)
-            if s["size"] != m.st_size or not same_content(sp, mp):
-                problem(rel, "content differs")
+            cmp.content(rel, s["size"], os.path.join(src, rel), m, mp)
             # Other names of the inode in the tree are separate copies.
             names = by_ino[s["ino"]]
             copies = len(names) > 1 and sum(
-                reported(n, "hard link to") for n in names) == len(names) - 1
+                cmp.reported(n, "hard link to") for n in names) == \
+                len(names) - 1
             want = 1 if copies else s["nlink"]
             if m.st_nlink != want:
-                problem(rel, "%d links, image %d" % (want, m.st_nlink))
+                cmp.problem(rel, "%d links, image %d" % (want, m.st_nlink))
             # Not more blocks than the source, beyond rounding to 4K and
             # an attribute leaf block; a sparse file's holes only where
             # the report says so.
             limit = (s["blocks"] + 7) // 8 * 8
-            if reported(rel, "sparse"):
+            if cmp.reported(rel, "sparse"):
                 limit = max(limit, (s["size"] + 4095) // 4096 * 8)
             if s["xattrs"]:
                 limit += 8
             if m.st_blocks > limit:
-                problem(rel, "%d blocks of 512 bytes, image %d" %
-                        (s["blocks"], m.st_blocks))
+                cmp.problem(rel, "%d blocks of 512 bytes, image %d" %
+                            (s["blocks"], m.st_blocks))
         elif stat.S_ISDIR(s["mode"]):
             if m.st_nlink != s["nlink"]:
-                problem(rel, "%d links, image %d" % (s["nlink"],
-                                                     m.st_nlink))
+                cmp.problem(rel, "%d links, image %d" % (s["nlink"],
+                                                         m.st_nlink))
         elif stat.S_ISLNK(s["mode"]):
-            if os.readlink(mp) != s["target"]:
-                problem(rel, "symlink target %r, image %r" %
-                        (s["target"], os.readlink(mp)))
+            cmp.symlink(rel, s["target"], mp)
         elif stat.S_ISCHR(s["mode"]) or stat.S_ISBLK(s["mode"]):
-            if s["rdev"] != m.st_rdev:
-                problem(rel, "device %d:%d, image %d:%d" % (
-                    os.major(s["rdev"]), os.minor(s["rdev"]),
-                    os.major(m.st_rdev), os.minor(m.st_rdev)))
-        want = dict(s["xattrs"])
-        if escape(rel) in policies:
-            want[POLICY] = policies[escape(rel)]
-        got = all_xattrs(mp)
-        for name in sorted(set(want) | set(got)):
-            if want.get(name) == got.get(name):
-                continue
-            if name not in got and reported(
-                    rel, "xattr %s not copied" % name.decode("latin-1")):
-                continue
-            if name not in got and name.startswith(b"trusted.") and \
-                    trusted_unseen:
-                continue
-            problem(rel, "xattr %r: source %r, image %r" %
-                    (name, want.get(name), got.get(name)))
-    for p in problems:
-        print(p)
-    print("compared %d entries, %d policies, %d report lines, %d problems"
-          % (len(snap), len(policies), len(report), len(problems)))
-    return 1 if problems else 0
+            cmp.device(rel, s["rdev"], m)
+        cmp.xattrs(rel, s["xattrs"], all_xattrs(mp), policies,
+                   trusted_unseen)
+    return cmp.finish("%d entries, %d policies, %d report lines" %
+                      (len(snap), len(policies), len(cmp.report)))
 
 
 def baddev(seed, top):

@@ -18,44 +18,68 @@
 
 static const struct execfolio_sim_segment whole_1m = { 0, 0, 1 << 20 };
 
+/* One replay on @kernel and @arch of first touches of @pages, in order. */
+static void replay(enum execfolio_sim_kernel kernel,
+		   enum execfolio_sim_arch arch, uint64_t size,
+		   const struct execfolio_sim_segment *segs, size_t nsegs,
+		   const uint64_t *pages, size_t n,
+		   enum execfolio_sim_mode mode, unsigned int order,
+		   struct execfolio_sim_result *r)
+{
+	struct execfolio_sim_touch *t = calloc(n, sizeof(*t));
+	struct execfolio_sim_file file = { size, segs, nsegs, t, n };
+	struct execfolio_sim_params p;
+	size_t i;
+
+	assert_non_null(t);
+	for (i = 0; i < n; i++)
+		t[i].page = pages[i];
+	execfolio_sim_defaults(&p, mode, order);
+	p.kernel = kernel;
+	p.arch = arch;
+	assert_int_equal(execfolio_sim_run(&file, &p, r), 0);
+	free(t);
+}
+
+/* One 6.12 replay. */
 static void run(uint64_t size, const struct execfolio_sim_segment *segs,
 		size_t nsegs, const uint64_t *pages, size_t n,
 		enum execfolio_sim_mode mode, unsigned int order,
 		struct execfolio_sim_result *r)
 {
-	struct execfolio_sim_touch *t = calloc(n, sizeof(*t));
-	struct execfolio_sim_file file = { size, segs, nsegs, t, n };
-	struct execfolio_sim_params p;
-	size_t i;
-
-	assert_non_null(t);
-	for (i = 0; i < n; i++)
-		t[i].page = pages[i];
-	execfolio_sim_defaults(&p, mode, order);
-	p.kernel = EXECFOLIO_SIM_KERNEL_6_12;
-	assert_int_equal(execfolio_sim_run(&file, &p, r), 0);
-	free(t);
+	replay(EXECFOLIO_SIM_KERNEL_6_12, EXECFOLIO_SIM_ARCH_NATIVE, size, segs,
+	       nsegs, pages, n, mode, order, r);
 }
 
-/* One 7.3 replay on @arch; @syscall: which touches are reads by syscall. */
+/* One 7.3 replay on @arch. */
 static void run73(uint64_t size, const struct execfolio_sim_segment *segs,
 		  size_t nsegs, const uint64_t *pages, size_t n,
 		  enum execfolio_sim_mode mode, unsigned int order,
 		  enum execfolio_sim_arch arch, struct execfolio_sim_result *r)
 {
-	struct execfolio_sim_touch *t = calloc(n, sizeof(*t));
-	struct execfolio_sim_file file = { size, segs, nsegs, t, n };
-	struct execfolio_sim_params p;
-	size_t i;
+	replay(EXECFOLIO_SIM_KERNEL_7_3, arch, size, segs, nsegs, pages, n,
+	       mode, order, r);
+}
 
-	assert_non_null(t);
-	for (i = 0; i < n; i++)
-		t[i].page = pages[i];
+/*
+ * The loader's read(2) of page 0 of a 1M file of text, by a stream of its
+ * own, and nothing else: @r as @kernel on @arch leaves it.
+ */
+static void read_header(enum execfolio_sim_kernel kernel,
+			enum execfolio_sim_arch arch,
+			enum execfolio_sim_mode mode, unsigned int order,
+			struct execfolio_sim_result *r)
+{
+	struct execfolio_sim_touch t = { .page = 0,
+					 .stream = 1,
+					 .syscall = true };
+	struct execfolio_sim_file file = { 1 << 20, &whole_1m, 1, &t, 1 };
+	struct execfolio_sim_params p;
+
 	execfolio_sim_defaults(&p, mode, order);
-	assert_int_equal(p.kernel, EXECFOLIO_SIM_KERNEL_7_3);
+	p.kernel = kernel;
 	p.arch = arch;
 	assert_int_equal(execfolio_sim_run(&file, &p, r), 0);
-	free(t);
 }
 
 /*
@@ -235,24 +259,17 @@ static void test_policy_vma_bound(void **state)
  */
 static void test_syscall_read(void **state)
 {
-	struct execfolio_sim_touch t = { .page = 0,
-					 .stream = 1,
-					 .syscall = true };
-	struct execfolio_sim_file file = { 1 << 20, &whole_1m, 1, &t, 1 };
-	struct execfolio_sim_params p;
 	struct execfolio_sim_result r;
 
-	execfolio_sim_defaults(&p, EXECFOLIO_SIM_STOCK, 0);
-	p.kernel = EXECFOLIO_SIM_KERNEL_6_12;
-	assert_int_equal(execfolio_sim_run(&file, &p, &r), 0);
+	read_header(EXECFOLIO_SIM_KERNEL_6_12, EXECFOLIO_SIM_ARCH_NATIVE,
+		    EXECFOLIO_SIM_STOCK, 0, &r);
 	assert_int_equal(r.major_faults, 0);
 	assert_int_equal(r.cache_bytes, 12 * PAGE);
 	assert_int_equal(r.text_mapped_pages, 1);
 	assert_int_equal(r.partial, 1);
 
-	execfolio_sim_defaults(&p, EXECFOLIO_SIM_POLICY, 4);
-	p.kernel = EXECFOLIO_SIM_KERNEL_6_12;
-	assert_int_equal(execfolio_sim_run(&file, &p, &r), 0);
+	read_header(EXECFOLIO_SIM_KERNEL_6_12, EXECFOLIO_SIM_ARCH_NATIVE,
+		    EXECFOLIO_SIM_POLICY, 4, &r);
 	assert_int_equal(r.cache_bytes, 16 * PAGE);
 	assert_int_equal(r.text_mapped_pages, 16);
 	assert_int_equal(r.aligned[4], 16);
@@ -541,24 +558,17 @@ static void test_73_mmap_miss(void **state)
  */
 static void test_73_syscall_read(void **state)
 {
-	struct execfolio_sim_touch t = { .page = 0,
-					 .stream = 1,
-					 .syscall = true };
-	struct execfolio_sim_file file = { 1 << 20, &whole_1m, 1, &t, 1 };
-	struct execfolio_sim_params p;
 	struct execfolio_sim_result r;
 
-	execfolio_sim_defaults(&p, EXECFOLIO_SIM_STOCK, 0);
-	p.arch = EXECFOLIO_SIM_ARCH_ARM64;
-	assert_int_equal(execfolio_sim_run(&file, &p, &r), 0);
+	read_header(EXECFOLIO_SIM_KERNEL_7_3, EXECFOLIO_SIM_ARCH_ARM64,
+		    EXECFOLIO_SIM_STOCK, 0, &r);
 	assert_int_equal(r.major_faults, 0);
 	assert_int_equal(r.cache_bytes, 4 * PAGE);
 	assert_int_equal(r.text_mapped_pages, 3);
 	assert_int_equal(r.aligned[0], 3);
 
-	execfolio_sim_defaults(&p, EXECFOLIO_SIM_POLICY, 4);
-	p.arch = EXECFOLIO_SIM_ARCH_ARM64;
-	assert_int_equal(execfolio_sim_run(&file, &p, &r), 0);
+	read_header(EXECFOLIO_SIM_KERNEL_7_3, EXECFOLIO_SIM_ARCH_ARM64,
+		    EXECFOLIO_SIM_POLICY, 4, &r);
 	assert_int_equal(r.cache_bytes, 16 * PAGE);
 	assert_int_equal(r.text_mapped_pages, 16);
 	assert_int_equal(r.aligned[4], 16);

@@ -2,7 +2,8 @@
 #
 # TAP helpers for shell tests. Source it, call plan N (or skip_all WHY),
 # then ok/not_ok/check/skip per test. Provides an XFS scratch filesystem on
-# a loop device (xfs_scratch_mount), torn down on exit.
+# a loop device (xfs_scratch_mount), and a work directory with a mount
+# point for images (image_workdir), each torn down on exit.
 
 TAP_N=0
 TAP_FAILED=0
@@ -112,4 +113,21 @@ xfs_scratch_mount() {
 	truncate -s 320M "$SCRATCH_IMG" &&
 		mkfs.xfs -q "$SCRATCH_IMG" &&
 		mount -o loop${1:+,$1} "$SCRATCH_IMG" "$SCRATCH_MNT"
+}
+
+# image_workdir NAME: sets W, a new directory /tmp/NAME.XXXXXX that every
+# user may read (unprivileged builds of images read and write below it),
+# and MNT, a mount point in it; on exit whatever is mounted on MNT is
+# unmounted and W removed.
+image_workdir() {
+	W=$(mktemp -d "/tmp/$1.XXXXXX") || return 1
+	chmod 755 "$W"
+	MNT=$W/mnt
+	mkdir "$MNT"
+	trap image_workdir_cleanup EXIT
+}
+
+image_workdir_cleanup() {
+	mountpoint -q "$MNT" && umount "$MNT"
+	rm -rf "$W"
 }

@@ -18,15 +18,7 @@ command -v getfattr > /dev/null || skip_all "getfattr (package attr) not install
 command -v python3 > /dev/null || skip_all "python3 not installed"
 [ -x "$MKFS" ] || skip_all "$MKFS not built"
 
-W=$(mktemp -d /tmp/mkfs-test.XXXXXX)
-chmod 755 "$W"
-MNT=$W/mnt
-mkdir "$MNT"
-cleanup() {
-	mountpoint -q "$MNT" && umount "$MNT"
-	rm -rf "$W"
-}
-trap cleanup EXIT
+image_workdir mkfs-test
 
 plan 43
 

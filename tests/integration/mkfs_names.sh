@@ -25,15 +25,7 @@ why=$(xfs_unavailable)
 command -v python3 > /dev/null || skip_all "python3 not installed"
 [ -x "$MKFS" ] || skip_all "$MKFS not built"
 
-W=$(mktemp -d /tmp/mkfs-names.XXXXXX)
-chmod 755 "$W"
-MNT=$W/mnt
-mkdir "$MNT"
-cleanup() {
-	mountpoint -q "$MNT" && umount "$MNT"
-	rm -rf "$W"
-}
-trap cleanup EXIT
+image_workdir mkfs-names
 
 # The trees: KIND-FORM directories, each with the names of KIND and enough
 # plain names for FORM with 4k directory blocks (short: a few entries,

@@ -28,15 +28,7 @@ SEED=${MKFS_PROP_SEED:-$(date +%s)}
 RUNS=${MKFS_PROP_RUNS:-3}
 NOBODY=65534
 
-W=$(mktemp -d /tmp/mkfs-prop.XXXXXX)
-chmod 755 "$W"
-MNT=$W/mnt
-mkdir "$MNT"
-cleanup() {
-	mountpoint -q "$MNT" && umount "$MNT"
-	rm -rf "$W"
-}
-trap cleanup EXIT
+image_workdir mkfs-prop
 
 as_nobody() {
 	setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups --inh-caps=-all "$@"

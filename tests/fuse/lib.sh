@@ -56,19 +56,25 @@ efs_mount() {
 	done
 }
 
-# efs_wait_exit: wait (at most 10 s) for the daemon to exit and set
-# EFS_STATUS to its exit status, or to "still running". Not in a subshell:
-# only this shell can reap it.
-efs_wait_exit() {
+# wait_exited PID: wait (at most 10 s) until the child PID has exited,
+# without reaping it (ps lists it as a zombie); 1 if it still runs.
+wait_exited() {
 	_i=0
 	while [ $_i -lt 200 ]; do
-		case $(ps -o stat= -p "$EFS_PID" 2>/dev/null) in
-		Z* | "") break ;;
+		case $(ps -o stat= -p "$1" 2>/dev/null) in
+		Z* | "") return 0 ;;
 		esac
 		_i=$((_i + 1))
 		sleep 0.05
 	done
-	if [ $_i -ge 200 ]; then
+	return 1
+}
+
+# efs_wait_exit: wait (at most 10 s) for the daemon to exit and set
+# EFS_STATUS to its exit status, or to "still running". Not in a subshell:
+# only this shell can reap it.
+efs_wait_exit() {
+	if ! wait_exited "$EFS_PID"; then
 		EFS_STATUS="still running"
 		return
 	fi

@@ -58,15 +58,7 @@ mount_reaped() {
 # and set DAEMON_STATUS to the daemon's exit status, or to why there is
 # none. Not in a subshell: only this shell can reap the helper.
 daemon_wait() {
-	_i=0
-	while [ $_i -lt 200 ]; do
-		case $(ps -o stat= -p "$REAP_PID" 2>/dev/null) in
-		Z* | "") break ;;
-		esac
-		_i=$((_i + 1))
-		sleep 0.05
-	done
-	if [ $_i -ge 200 ]; then
+	if ! wait_exited "$REAP_PID"; then
 		DAEMON_STATUS="still running: $(cat "$EFS_DIR/reaped")"
 		return
 	fi

@@ -4,10 +4,11 @@
 # x86_64: a static program with more than 4 MB of text linked with
 # 2M-aligned segments (-z max-page-size=0x200000 -z separate-code), tagged
 # 2m (bigprog.2m), gets at least two PMD-mapped text ranges; the same
-# binary untagged (bigprog) gets none.  The disk is mounted without the
-# mount option.
+# binary untagged (bigprog) gets none, with the disk mounted without the
+# mount option; under exec_folio_size=64k the untagged program's text is
+# in aligned 64K folios.
 . /tests/vmlib.sh
-echo "1..7"
+echo "1..11"
 
 # FilePmdMapped of the last run_bigprog, in kB.
 file_pmd_kb() { awk '$1 == "FilePmdMapped:" { s += $2 } END { print s + 0 }' /tmp/bigprog.smaps; }
@@ -41,5 +42,18 @@ kb=$(file_pmd_kb)
 diag "bigprog: FilePmdMapped ${kb} kB"
 check "bigprog (untagged): no PMD-mapped text" \
 	test "$kb" = 0 -a "$(json_u64 /tmp/pmd-plain.json pmd_mapped_bytes)" = 0
+check "umount" umount /mnt
+
+# The 64k mount default, where upstream has no exec folio order: the
+# untagged program (mode 0755) in aligned 64K folios.
+check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt
+if run_bigprog /mnt/bigprog /tmp/pmd-mount.json; then
+	ok "bigprog (mount default 64k) executed all its text"
+else
+	not_ok "bigprog (mount default 64k) executed all its text"
+fi
+report_run "bigprog, exec_folio_size=64k" /tmp/pmd-mount.json "$delta"
+check "bigprog (mount default 64k): cont-aligned share at least 98%" \
+	test "$(share_permille /tmp/pmd-mount.json)" -ge 980
 check "umount" umount /mnt
 [ $failed = 0 ]

@@ -9,10 +9,7 @@
 # option.  The cont-aligned share of the tagged server's text (binary and
 # libraries) is at least 98%.  On 7.3, where the mount default also covers
 # files mapped executable, redis/plain runs a third time under the 64k
-# mount option alone (libraries untagged, mode 0644): at least 98% on
-# arm64, and at least 90% on x86_64, where upstream has no large folios
-# for executable mappings at all and Debian's binaries and libraries are
-# linked for 4K pages (p_align 0x1000): only that run is made there.
+# mount option alone (libraries untagged, mode 0644): at least 98%.
 . /tests/vmlib.sh
 
 # redis-server from ROOT under redis-benchmark, measured into
@@ -37,12 +34,6 @@ mount_option_only() { # MIN
 	check "umount" umount /mnt
 }
 
-if [ "$(uname -m)" = x86_64 ]; then
-	echo "1..3"
-	mount_option_only 900
-	[ $failed = 0 ]
-	exit
-fi
 if [ "$(kbase)" = 6.12 ]; then echo "1..7"; else echo "1..10"; fi
 
 check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh
 #
 # Sourced by the host checks of vm-fidelity: guest/fidelity.sh prints what
 # it measured as "# " lines between "# fidelity-begin NAME" and

@@ -17,14 +17,16 @@ endif
 
 # The unit test of the readers of xfs_db output (tests/unit/data/xfsdb/)
 # links them, and names.c for the directory hash with report.c under it.
-$(OBJ)/tests/unit/test_mkfs_dbparse.o: CPPFLAGS += -I$(TOP)/mkfs $(FRONTEND_CPPFLAGS)
+$(OBJ)/tests/unit/test_mkfs_dbparse.o: CPPFLAGS += -I$(TOP)/mkfs -I$(TOP)/tests/unit/mkfs $(FRONTEND_CPPFLAGS)
 $(OBJ)/tests/unit/test_mkfs_dbparse: $(addprefix $(OBJ)/mkfs/,dbparse.o names.o report.o) \
-	$(LIBFRONTEND)
+	$(OBJ)/tests/unit/mkfs/xfsdb_recording.o $(LIBFRONTEND)
 
-# The unit test of the directory hash index, with the readers it uses.
-$(OBJ)/tests/unit/test_mkfs_dirindex.o: CPPFLAGS += -I$(TOP)/mkfs $(FRONTEND_CPPFLAGS)
+# The unit test of the directory hash index, with the readers it uses;
+# both read the recordings through tests/unit/mkfs/xfsdb_recording.c.
+$(OBJ)/tests/unit/test_mkfs_dirindex.o: CPPFLAGS += -I$(TOP)/mkfs -I$(TOP)/tests/unit/mkfs $(FRONTEND_CPPFLAGS)
 $(OBJ)/tests/unit/test_mkfs_dirindex: $(addprefix $(OBJ)/mkfs/,dbparse.o dirindex.o) \
-	$(LIBFRONTEND)
+	$(OBJ)/tests/unit/mkfs/xfsdb_recording.o $(LIBFRONTEND)
+$(OBJ)/tests/unit/mkfs/xfsdb_recording.o: CPPFLAGS += -I$(TOP)/mkfs $(FRONTEND_CPPFLAGS)
 
 # Checks the tool's size validation against tests/vectors/policy.vec.
 MKFS_VECTORS := $(OBJ)/tests/mkfs/vectors_check

@@ -78,26 +78,30 @@ int report_open(const char *path)
 	return 0;
 }
 
+static void report_line(const struct node *n, const char *fmt, va_list ap)
+{
+	if (!report_out)
+		report_out = stderr;
+	put_node_line(report_out, n, fmt, ap);
+}
+
 void report(const struct node *n, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!report_out)
-		report_out = stderr;
 	va_start(ap, fmt);
-	put_node_line(report_out, n, fmt, ap);
+	report_line(n, fmt, ap);
 	va_end(ap);
 	report_lines++;
 }
 
+/* A line of the report that is no difference: --strict does not count it. */
 void report_note(const struct node *n, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!report_out)
-		report_out = stderr;
 	va_start(ap, fmt);
-	put_node_line(report_out, n, fmt, ap);
+	report_line(n, fmt, ap);
 	va_end(ap);
 }
 

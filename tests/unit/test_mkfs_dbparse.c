@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "mkfs.h"
+#include "xfsdb_recording.h"
 
 /* report.c, which names.c's xfs_dahash() comes with, prints this. */
 const char *progname = "test_mkfs_dbparse";
@@ -26,40 +27,6 @@ const char *progname = "test_mkfs_dbparse";
 /* XFS_DIR2_LEAF_OFFSET and XFS_DIR2_FREE_OFFSET in 4k blocks. */
 #define LEAF_BLOCK ((32ull << 30) >> 12)
 #define FREE_BLOCK ((64ull << 30) >> 12)
-
-/* A recording as xfs_db printed it, with room for one byte more. */
-static void read_raw(const char *name, char **buf, size_t *len)
-{
-	const char *dir = getenv("EXECFOLIO_XFSDB_DATA");
-	char path[512];
-	FILE *f;
-	long size;
-
-	snprintf(path, sizeof(path), "%s/%s",
-		 dir ? dir : "tests/unit/data/xfsdb", name);
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("cannot read %s", path);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	size = ftell(f);
-	assert_true(size > 0);
-	rewind(f);
-	*buf = malloc(size + 1);
-	assert_non_null(*buf);
-	assert_int_equal(fread(*buf, 1, size, f), size);
-	fclose(f);
-	(*buf)[size] = '\0';
-	*len = size;
-}
-
-/* ... cut into lines as xfsdb_run() does. */
-static void load(const char *name, struct dbout *out)
-{
-	memset(out, 0, sizeof(*out));
-	read_raw(name, &out->buf, &out->len);
-	assert_int_equal(dbout_split(out), 0);
-	assert_true(out->nlines > 0);
-}
 
 /* Index of the line after "@@TAG ARGS" (the batches' markers), or fail. */
 static size_t after_marker(const struct dbout *out, const char *marker)
@@ -113,7 +80,7 @@ static void read_sb(const char *name, struct db_sb *sb)
 	struct dbout out;
 	size_t k;
 
-	load(name, &out);
+	xfsdb_recording_load(name, &out);
 	memset(sb, 0, sizeof(*sb));
 	k = after_marker(&out, "@@sb");
 	for (; !section_end(&out, k); k++)
@@ -145,7 +112,7 @@ static void test_superblock(void **state)
 	assert_false(sb.bigtime);
 	assert_true(sb.ftype);
 	/* ... whose data fork is "u", not "u3". */
-	load("v4.out", &out);
+	xfsdb_recording_load("v4.out", &out);
 	k = after_marker(&out, "@@n 1");
 	assert_int_equal(db_inode_number(out.lines[k], &v), 1);
 	assert_int_equal(db_field_u64(out.lines[k + 1], "u3.dev", &v), 0);
@@ -231,7 +198,7 @@ static void test_found(void **state)
 	struct dbout out;
 	struct found fd;
 
-	load("found.out", &out);
+	xfsdb_recording_load("found.out", &out);
 
 	/* file: user.one, trusted.two, security.three in the inode. */
 	read_found(&out, 1, &fd);
@@ -309,7 +276,7 @@ static void test_attr_leaf(void **state)
 	unsigned int i, n;
 	size_t k;
 
-	load("blocks.out", &out);
+	xfsdb_recording_load("blocks.out", &out);
 	for (k = after_marker(&out, "@@a 2"); !section_end(&out, k); k++) {
 		assert_true(db_line_ok(out.lines[k]));
 		assert_true(attr_slots_leaf_line(&s, out.lines[k]) >= 0);
@@ -419,7 +386,7 @@ static void test_dir_blocks(void **state)
 	struct dbout out;
 	unsigned int i;
 
-	load("blocks.out", &out);
+	xfsdb_recording_load("blocks.out", &out);
 
 	/* block: ".", "..", f0 to f39, "a b" and " ", each with its hash. */
 	read_block(&out, "@@b 7 0", "bu", "bleaf", &b);
@@ -464,7 +431,7 @@ static void test_error_lines(void **state)
 	struct dbout out;
 	size_t k;
 
-	load("errors.out", &out);
+	xfsdb_recording_load("errors.out", &out);
 	k = after_marker(&out, "@@n 1");
 	assert_int_equal(out.nlines - k, 4);
 	for (; k < out.nlines; k++)
@@ -628,7 +595,7 @@ static void test_truncated_lines(void **state)
 	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
 		struct dbout out;
 
-		load(files[f], &out);
+		xfsdb_recording_load(files[f], &out);
 		for (k = 0; k < out.nlines; k++) {
 			const char *full = out.lines[k];
 			bool entry = db_entry(full, &idx, vals, 6) == 1 ||
@@ -663,7 +630,7 @@ static void test_truncated_lines(void **state)
 		for (cut = 0; cut < out.len && out.len < 4096; cut++) {
 			struct dbout part = { 0 };
 
-			read_raw(files[f], &part.buf, &part.len);
+			xfsdb_recording_read(files[f], &part.buf, &part.len);
 			part.len = cut;
 			assert_int_equal(dbout_split(&part), 0);
 			for (k = 0; k < part.nlines; k++)

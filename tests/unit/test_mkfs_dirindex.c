@@ -21,6 +21,7 @@
 
 #include "dbparse.h"
 #include "dirindex.h"
+#include "xfsdb_recording.h"
 
 /* The frontend library's messages start with this. */
 const char *progname = "test_mkfs_dirindex";
@@ -109,31 +110,6 @@ static void feed_recorded(struct dir_index *ix, struct model *m,
 	assert_true(k < out->nlines);
 	for (k++; k < out->nlines && strncmp(out->lines[k], "@@", 2); k++)
 		feed(ix, m, block, out->lines[k]);
-}
-
-static void load(const char *name, struct dbout *out)
-{
-	const char *dir = getenv("EXECFOLIO_XFSDB_DATA");
-	char path[512];
-	FILE *f;
-	long size;
-
-	snprintf(path, sizeof(path), "%s/%s",
-		 dir ? dir : "tests/unit/data/xfsdb", name);
-	memset(out, 0, sizeof(*out));
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("cannot read %s", path);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	size = ftell(f);
-	assert_true(size > 0);
-	rewind(f);
-	out->buf = malloc(size + 1);
-	assert_non_null(out->buf);
-	assert_int_equal(fread(out->buf, 1, size, f), size);
-	fclose(f);
-	out->len = size;
-	assert_int_equal(dbout_split(out), 0);
 }
 
 static void apply(struct model *m, const struct dirindex_write *w, size_t n)
@@ -236,7 +212,7 @@ static void test_block_dir(void **state)
 	uint32_t first_ptr, last_hash;
 	struct dbout out;
 
-	load("blocks.out", &out);
+	xfsdb_recording_load("blocks.out", &out);
 	/* The block directory: its leaf array at the end of block 0. */
 	feed_recorded(ix, m, &out, "@@b 7 0", 0);
 	b = find(m, 0);
@@ -262,7 +238,7 @@ static void test_leaf_dir(void **state)
 	uint32_t ptr;
 	struct dbout out;
 
-	load("blocks.out", &out);
+	xfsdb_recording_load("blocks.out", &out);
 	/* Data block lines are none of the index's. */
 	feed_recorded(ix, m, &out, "@@b 8 0", 0);
 	assert_int_equal(m->nblocks, 0);
@@ -355,7 +331,7 @@ static void test_not_whole(void **state)
 	size_t nw = 0, bad = 99;
 	struct dbout out;
 
-	load("blocks.out", &out);
+	xfsdb_recording_load("blocks.out", &out);
 	/* The recorded node directory without its second leaf block. */
 	ix = dirindex_new();
 	feed_recorded(ix, m, &out, "@@b 9 8388608", LEAF_BLOCK);

@@ -76,6 +76,10 @@ emit_nopolicy() { # FILE
 
 mount "$TEST_DISK" /mnt
 mounted=$?
+# The same virtual layout in every run and on both kernels: where a
+# library's text starts within a 64K block decides its cont-eligible-64kB
+# row, and with address space randomisation that moves from boot to boot.
+echo 0 >/proc/sys/kernel/randomize_va_space
 if vmhelper state /mnt/fidelity/tagged/usr/bin/sqlite3 >/dev/null 2>&1; then
 	kernel=patched
 else

@@ -14,6 +14,13 @@
 # turns them into tables and plots.  BENCH_AB_REQUESTS,
 # BENCH_REDIS_REQUESTS, BENCH_CC_JOBS, BENCH_WORKLOADS and BENCH_FILES
 # reach the guest on the kernel command line.
+#
+# Each boot runs once per disk setting: BENCH_RA (default "device 128"),
+# the read_ahead_kb values ("device": the one the kernel gives the
+# guest's disk), times BENCH_DELAYS (default "0 5"), the milliseconds
+# every request waits on the way to the disk (device-mapper's delay
+# target; "none": the disk itself, for kernels without it).  Results of
+# a setting go to OUTDIR/rROUND-NAME[@CONFIG],ra=RA,delay=MS/.
 set -eu
 out=$1
 shift
@@ -61,22 +68,51 @@ done
 	for k; do echo "kernel ${k%%=*} ${k#*=} $(sha256sum "${k#*=}" | cut -c1-12)"; done
 } >"$out/run-info"
 
+ra_settings=${BENCH_RA:-device 128}
+delays=${BENCH_DELAYS:-0 5}
+for ra in $ra_settings; do
+	case $ra in
+	device | [1-9]*) ;;
+	*)
+		echo "bench-kernels: BENCH_RA: '$ra' is neither 'device' nor a read_ahead_kb" >&2
+		exit 1
+		;;
+	esac
+done
+for d in $delays; do
+	case $d in
+	none | [0-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;;
+	*)
+		echo "bench-kernels: BENCH_DELAYS: '$d' is neither 'none' nor milliseconds (0-999)" >&2
+		exit 1
+		;;
+	esac
+done
+echo "settings ra $ra_settings; delay $delays" >>"$out/run-info"
+
 r=1
 while [ "$r" -le "$rounds" ]; do
 	for k; do
 		name=${k%%=*}
-		run=$out/r$r-$name
-		echo "bench-kernels: round $r/$rounds, $name ($(date -u +%H:%M:%S))"
-		cp --sparse=always "$build/bench/arm64-disk.img" "$run.disk.img"
 		config=
 		case $name in *@*) config=" BENCH_CONFIGS=${name#*@}" ;; esac
-		VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_APPEND="$params$config" \
-			"$harness/run-vm.sh" arm64 "${k#*=}" \
-			"$work/bench-initramfs.gz" "$run.disk.img" "$run"
-		rm -f "$run.disk.img"
-		echo "bench-kernels: $name took $(cat "$run/seconds") s," \
-			"$(grep -c '^ok' "$run/bench-workloads.sh.tap" 2>/dev/null || true) ok," \
-			"$(grep -c '^not ok' "$run/bench-workloads.sh.tap" 2>/dev/null || true) not ok"
+		for ra in $ra_settings; do
+			for d in $delays; do
+				run=$out/r$r-$name,ra=$ra,delay=$d
+				disk=
+				[ "$ra" = device ] || disk=" BENCH_RA_KB=$ra"
+				[ "$d" = none ] || disk="$disk BENCH_DELAY_MS=$d"
+				echo "bench-kernels: round $r/$rounds, $name, ra $ra, delay $d ($(date -u +%H:%M:%S))"
+				cp --sparse=always "$build/bench/arm64-disk.img" "$run.disk.img"
+				VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_APPEND="$params$config$disk" \
+					"$harness/run-vm.sh" arm64 "${k#*=}" \
+					"$work/bench-initramfs.gz" "$run.disk.img" "$run"
+				rm -f "$run.disk.img"
+				echo "bench-kernels: took $(cat "$run/seconds") s," \
+					"$(grep -c '^ok' "$run/bench-workloads.sh.tap" 2>/dev/null || true) ok," \
+					"$(grep -c '^not ok' "$run/bench-workloads.sh.tap" 2>/dev/null || true) not ok"
+			done
+		done
 	done
 	# Rotate the order so that no kernel always goes first.
 	first=$1

@@ -46,28 +46,57 @@ WHAT["bigprog"] = ("bigprog, the suite's 5 MB static program (2M-aligned "
 PRIMARY["bigprog"] = "live"
 
 
-def label(kernel, cfg):
+# Cold start (bench-workloads.sh's "run start_ns"): until the boot script
+# or the build ended, until the daemon first answered.
+COLD = {"boot": "boot script", "nginx": "nginx to its first answer",
+        "redis": "redis-server to its first PONG", "gcc": "the build"}
+
+
+def label(kernel, cfg, ra="device"):
     if cfg == "default":
-        return kernel
-    return {"mount": "%s, mount 64k", "tagged": "%s, libs tagged",
-            "2m": "%s, 2m"}.get(cfg, "%s, " + cfg) % kernel
+        col = kernel
+    else:
+        col = {"mount": "%s, mount 64k", "64k": "%s, mount 64k",
+               "tagged": "%s, libs tagged",
+               "2m": "%s, 2m"}.get(cfg, "%s, " + cfg) % kernel
+    return col if ra == "device" else "%s, ra %s" % (col, ra)
 
 
-def load_kernels(d):
-    """{(column, wl, view, key): [values by round]}, columns in order."""
+def delay_rank(delay):
+    return -1 if delay == "none" else int(delay)
+
+
+def parse_run(name):
+    """rN-NAME[@CONFIG][,ra=RA,delay=MS] (bench-kernels.sh): one
+    configuration of kernel NAME per boot, with its disk settings."""
+    m = re.match(r"r(\d+)-([^,]+)((?:,[a-z]+=[^,]+)*)$", name)
+    if not m:
+        return None
+    settings = dict(kv.split("=", 1) for kv in m.group(3).split(",") if kv)
+    kernel, _, cfg = m.group(2).partition("@")
+    return (int(m.group(1)), kernel, cfg or "default",
+            settings.get("ra", "device"), settings.get("delay", "none"))
+
+
+def load_kernels(d, cold=None):
+    """{(column, wl, view, key): [values by round]}, columns in order.
+    Boots of several delays (bench-kernels.sh's BENCH_DELAYS) give the
+    tables from the smallest delay; with COLD, a dict, the cold-start
+    times and disk latencies of every delay go to
+    COLD[(delay, column, wl)] (wl "disk": the mean read latency, ms)."""
     data = defaultdict(list)
     columns = []
     info = {}
     runs = []
     for name in sorted(os.listdir(d)):
-        m = re.match(r"r(\d+)-(.+)$", name)
-        if not m or not os.path.isdir(os.path.join(d, name)):
+        run = parse_run(name)
+        if not run or not os.path.isdir(os.path.join(d, name)):
             continue
         taps = [t for t in os.listdir(os.path.join(d, name))
                 if t.startswith("bench-") and t.endswith(".sh.tap")]
         tap = os.path.join(d, name, taps[0] if taps else "bench-workloads.sh.tap")
-        # rN-NAME@CONFIG: one configuration of kernel NAME per boot.
-        runs.append((int(m.group(1)), m.group(2).split("@")[0], tap))
+        runs.append(run + (tap,))
+    least = min((delay_rank(r[4]) for r in runs), default=-1)
     order = []
     ri = os.path.join(d, "run-info")
     if os.path.exists(ri):
@@ -82,14 +111,16 @@ def load_kernels(d):
             else:
                 info[k] = v
     failures = []
-    for rnd, kernel, tap in sorted(runs):
+    disk = {}
+    for rnd, kernel, boot_cfg, ra, delay, tap in sorted(runs):
         if not os.path.exists(tap):
             failures.append("round %d, %s: no results (see %s)" %
                             (rnd, kernel, os.path.dirname(tap)))
             continue
         for line in open(tap, errors="replace"):
             if line.startswith("not ok"):
-                failures.append("round %d, %s: %s" % (rnd, kernel, line.strip()))
+                failures.append("round %d, %s, ra %s, delay %s: %s" % (
+                    rnd, label(kernel, boot_cfg), ra, delay, line.strip()))
             f = line.split()
             if len(f) != 7 or f[:2] != ["#", "bench"]:
                 continue
@@ -98,15 +129,74 @@ def load_kernels(d):
                 v = float(val)
             except ValueError:
                 continue
-            col = label(kernel, cfg)
+            if cfg == "disk":
+                disk[key] = v
+                continue
+            col = label(kernel, cfg, ra)
+            if cold is not None and key == "start_ns":
+                cold.setdefault((delay, col, wl), []).append(v)
+            if delay_rank(delay) != least:
+                continue
             if col not in columns:
                 columns.append(col)
             data[(col, wl, view, key)].append(v)
+        if cold is not None and disk.get("read_requests"):
+            cold.setdefault((delay, label(kernel, boot_cfg, ra), "disk"),
+                            []).append(disk["read_ms"] / disk["read_requests"])
+        disk = {}
     rank = {k: i for i, k in enumerate(order)}
     cfg_rank = {"": 0, "mount 64k": 1, "libs tagged": 2, "2m": 3}
-    columns.sort(key=lambda c: (rank.get(c.split(",")[0], 99),
-                                cfg_rank.get(c.partition(", ")[2], 3), c))
+    columns.sort(key=lambda c: (", ra " in c, rank.get(c.split(",")[0], 99),
+                                cfg_rank.get(c.split(", ra ")[0].partition(", ")[2], 3), c))
     return data, columns, info, failures
+
+
+def median(vals):
+    v = sorted(vals)
+    n = len(v)
+    return (v[n // 2] + v[(n - 1) // 2]) / 2.0
+
+
+def cold_tables(out, cold, columns):
+    """Per delay and read_ahead_kb, the cold-start seconds of every
+    workload (median over the rounds, and its ratio to the first
+    column's: the first kernel's), and the read latency the disk showed."""
+    delays = sorted({k[0] for k in cold}, key=delay_rank)
+    ras = []
+    for c in columns:
+        ra = c.partition(", ra ")[2]
+        if ra not in ras:
+            ras.append(ra)
+    for delay, ra in [(d, r) for d in delays for r in ras]:
+        cols = [c for c in columns if c.partition(", ra ")[2] == ra and
+                any(k[0] == delay and k[1] == c for k in cold)]
+        if not cols:
+            continue
+        out.append("#### Cold start, %s, %s" % (
+            "the disk as it is" if delay == "none" else
+            "every request delayed %s ms" % delay,
+            "read_ahead_kb %s" % ra if ra else "the device's read_ahead_kb"))
+        out.append("")
+        out.append("| seconds, median (ratio to %s) | %s |" % (
+            cols[0], " | ".join(cols)))
+        out.append("| --- |" + " ---: |" * len(cols))
+        for wl in WORKLOADS:
+            base = cold.get((delay, cols[0], wl))
+            cells = []
+            for c in cols:
+                v = cold.get((delay, c, wl))
+                if not v:
+                    cells.append("-")
+                    continue
+                cell = "%.2f" % (median(v) * 1e-9)
+                if base and c != cols[0]:
+                    cell += " (%.2fx)" % (median(v) / median(base))
+                cells.append(cell)
+            out.append("| %s | %s |" % (COLD[wl], " | ".join(cells)))
+        lat = [cold.get((delay, c, "disk")) for c in cols]
+        out.append("| mean read latency the guest saw, ms | %s |" % " | ".join(
+            "%.2f" % median(v) if v else "-" for v in lat))
+        out.append("")
 
 
 def span(vals, fmt):
@@ -299,7 +389,8 @@ plot %s
 
 
 def kernels_report(args):
-    data, columns, info, failures = load_kernels(args.kernels)
+    cold = {}
+    data, columns, info, failures = load_kernels(args.kernels, cold)
     out = ["## Kernels side by side: the seed's workloads (arm64)", ""]
     out.append("Measured %s on %s (%s), guest: %s, `-M virt -cpu max`, 1 GiB, "
                "2 CPUs, TCG. Rounds: %s, kernels interleaved (the order "
@@ -319,6 +410,15 @@ def kernels_report(args):
         out.append("")
         summary_table(out, data, columns, wl)
         seed_table(out, data, columns, wl, PRIMARY[wl])
+    if cold:
+        out.append("### Cold start on a disk with latency")
+        out.append("")
+        out.append("Each workload from a dropped cache, %s; read latency: "
+                   "the disk's read milliseconds over its read requests "
+                   "(/sys/block/X/stat), over the whole boot." %
+                   info.get("settings", "").strip())
+        out.append("")
+        cold_tables(out, cold, columns)
     if failures:
         out.append("### Runs that failed")
         out.append("")
@@ -381,87 +481,93 @@ def x86_report(args):
     print("bench-report: %s" % os.path.join(args.out, "x86.md"))
 
 
-def costs_report(args):
-    tap = os.path.join(args.costs, "bench-costs.sh.tap")
-    if not os.path.exists(tap):
-        sys.stderr.write("bench-report: no %s\n" % tap)
-        return
-    data = defaultdict(list)
-    for line in open(tap, errors="replace"):
-        f = line.split()
-        if len(f) == 7 and f[:3] == ["#", "bench", "costs"]:
-            try:
-                data[(f[3], f[4], f[5])].append(float(f[6]))
-            except ValueError:
-                data[(f[3], f[4], f[5])].append(f[6])
-    info = {}
-    ri = os.path.join(args.costs, "run-info")
+def load_costs(d):
+    """The runs of bench-costs.sh in D: [(kernel, {(kind, label, key):
+    [values]})] in the order of run-info, and run-info's other lines."""
+    info, order = {}, []
+    ri = os.path.join(d, "run-info")
     if os.path.exists(ri):
         for line in open(ri):
             k, _, v = line.rstrip("\n").partition(" ")
-            info[k] = v
-    out = ["## Costs: inode instantiation and page cache per policy", ""]
-    out.append("Measured %s, kernel `%s`, %s." % (info.get("date", "?"),
-                                                   info.get("kernel", "?"),
-                                                   info.get("qemu", "?")))
-    out.append("")
-    none = data.get(("inodes", "none", "cpu_ns"), [])
-    m64 = data.get(("inodes", "mount64k", "cpu_ns"), [])
-    files = data.get(("inodes", "none", "files"), [0])
-    out.append("| %d inodes, cold, busybox find -perm | instructions (min-max) | "
-               "per inode | guest clock, s |" % files[0])
-    out.append("| --- | ---: | ---: | ---: |")
-    for name, lab in (("none", "mounted without options"),
-                      ("mount64k", "mounted with exec_folio_size=64k")):
-        v = data.get(("inodes", name, "cpu_ns"), [])
-        w = data.get(("inodes", name, "wall_ns"), [])
-        if v:
-            out.append("| %s | %s | %s | %s |" % (
-                lab, span([x / 1e6 for x in v], "%.1fM"),
-                span([x / files[0] for x in v], "%.0f"),
-                span([x / 1e9 for x in w], "%.2f")))
-    if none and m64:
-        mn, mm = sorted(none)[len(none) // 2], sorted(m64)[len(m64) // 2]
-        out.append("")
-        out.append("Median with the option / without: **%.4f** (%+.2f%%); "
-                   "rounds: %d each." % (mm / mn, 100.0 * (mm / mn - 1), len(none)))
-    out.append("")
-    out.append("| small executables, read once (cat) | files (under 64K) | file bytes, MB | "
-               "page cache, MB | read from disk, MB | page cache / file bytes |")
-    out.append("| --- | ---: | ---: | ---: | ---: | ---: |")
-    pol = []
-    for p in ("none", "16k", "64k", "2m"):
-        fb = data.get(("small", p, "file_bytes"), [])
-        cb = data.get(("small", p, "cache_bytes"), [])
-        rb = data.get(("small", p, "read_bytes"), [])
-        if not fb or not cb:
+            if k == "kernel":
+                order.append(v.split()[0])
+                info.setdefault("kernels", []).append(v)
+            else:
+                info[k] = v
+    runs = []
+    for kernel in order:
+        tap = os.path.join(d, kernel, "bench-costs.sh.tap")
+        if not os.path.exists(tap):
+            sys.stderr.write("bench-report: no %s\n" % tap)
             continue
-        pol.append((p, cb[0] / 1048576, fb[0] / 1048576))
-        out.append("| xattr %s | %d (%d) | %.2f | %.2f | %.2f | %.3f |" % (
-            p, data[("small", p, "files")][0], data[("small", p, "files_under_64k")][0],
-            fb[0] / 1048576, cb[0] / 1048576, rb[0] / 1048576 if rb else 0,
-            cb[0] / fb[0]))
-    out.append("")
-    out.append("| generated programs, each executed once | file bytes, MB | "
-               "page cache, MB | read from disk, MB | page cache / file bytes |")
+        data = defaultdict(list)
+        for line in open(tap, errors="replace"):
+            f = line.split()
+            if len(f) == 7 and f[:3] == ["#", "bench", "costs"]:
+                try:
+                    data[(f[3], f[4], f[5])].append(float(f[6]))
+                except ValueError:
+                    data[(f[3], f[4], f[5])].append(f[6])
+        runs.append((kernel, data))
+    return runs, info
+
+
+def instructions_table(out, runs, kind, title, labels):
+    """Instructions (min-max), per item and guest clock of KIND's LABELS on
+    every kernel, then each median's ratio to the first row's."""
+    rows = []
+    for kernel, data in runs:
+        for name, lab in labels:
+            v = data.get((kind, name, "cpu_ns"), [])
+            if v:
+                rows.append(("%s, %s" % (kernel, lab), v,
+                             data.get((kind, name, "wall_ns"), []),
+                             data.get((kind, "none", "files"), [0])[0]))
+    if not rows:
+        return
+    out.append("| %s | instructions (min-max) | per file | guest clock, s | "
+               "median / first row's |" % title)
     out.append("| --- | ---: | ---: | ---: | ---: |")
-    for p in ("none", "16k", "64k", "2m"):
-        fb = data.get(("small", p, "exec_file_bytes"), [])
-        cb = data.get(("small", p, "exec_cache_bytes"), [])
-        rb = data.get(("small", p, "exec_read_bytes"), [])
-        if not fb or not cb:
-            continue
-        pol = [x + ((cb[0] / 1048576,) if x[0] == p else ()) for x in pol]
-        out.append("| xattr %s | %.2f | %.2f | %.2f | %.3f |" % (
-            p, fb[0] / 1048576, cb[0] / 1048576, rb[0] / 1048576 if rb else 0,
-            cb[0] / fb[0]))
+    base = median(rows[0][1])
+    for lab, v, w, files in rows:
+        out.append("| %s | %s | %s | %s | %.4f (%+.2f%%) |" % (
+            lab, span([x / 1e6 for x in v], "%.1fM"),
+            span([x / files for x in v], "%.0f") if files else "-",
+            span([x / 1e9 for x in w], "%.2f"),
+            median(v) / base, 100.0 * (median(v) / base - 1)))
     out.append("")
+
+
+def costs_report(args):
+    runs, info = load_costs(args.costs)
+    if not runs:
+        return
+    out = ["## Costs: inode instantiation, file creation, page cache per policy", ""]
+    out.append("Measured %s, %s; rounds: %d." % (
+        info.get("date", "?"), info.get("qemu", "?"),
+        len(runs[0][1].get(("inodes", "none", "cpu_ns"), []))))
+    out.append("")
+    for k in info.get("kernels", []):
+        out.append("- kernel `%s`" % k)
+    out.append("")
+    files = runs[0][1].get(("inodes", "none", "files"), [0])[0]
+    instructions_table(out, runs, "inodes",
+                       "%d inodes, cold, busybox find -perm" % files,
+                       (("none", "mounted without options"),
+                        ("mount64k", "mounted with exec_folio_size=64k")))
+    instructions_table(out, runs, "create",
+                       "files created, then opened again (benchhelper create)",
+                       (("none", "mounted without options"),))
+    pol = []
+    for kernel, data in runs:
+        small_tables(out, kernel, data, pol if kernel == runs[-1][0] else [])
     if args.plots and pol:
         os.makedirs(args.plots, exist_ok=True)
         with open(os.path.join(args.plots, "costs-small.dat"), "w") as f:
             for x in pol:
                 f.write("%s %.3f %.3f %s\n" % (x[0], x[2], x[1],
                                               "%.3f" % x[3] if len(x) > 3 else "NaN"))
+        data = runs[-1][1]
         ok = gnuplot(("""set terminal svg size 640,380 dynamic font 'sans,11' background rgb 'white'
 set output 'costs-small.svg'
 set key below
@@ -478,11 +584,46 @@ plot 'costs-small.dat' using 2:xtic(1) title 'bytes of all the files', '' using 
        if any(len(x) > 3 for x in pol) else "")), args.plots)
         os.unlink(os.path.join(args.plots, "costs-small.dat"))
         if ok:
-            out.append("Plot: `bench/plots/costs-small.svg`")
+            out.append("Plot: `bench/plots/costs-small.svg` (%s)" % runs[-1][0])
             out.append("")
     with open(os.path.join(args.out, "costs.md"), "w") as f:
         f.write("\n".join(out))
     print("bench-report: %s" % os.path.join(args.out, "costs.md"))
+
+
+def small_tables(out, kernel, data, pol):
+    """The page cache of small/ on KERNEL, read and executed; the figures
+    of the plot go to POL."""
+    out.append("| small executables on %s, read once (cat) | files (under 64K) | "
+               "file bytes, MB | page cache, MB | read from disk, MB | "
+               "page cache / file bytes |" % kernel)
+    out.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for p in ("none", "16k", "64k", "2m"):
+        fb = data.get(("small", p, "file_bytes"), [])
+        cb = data.get(("small", p, "cache_bytes"), [])
+        rb = data.get(("small", p, "read_bytes"), [])
+        if not fb or not cb:
+            continue
+        pol.append((p, cb[0] / 1048576, fb[0] / 1048576))
+        out.append("| xattr %s | %d (%d) | %.2f | %.2f | %.2f | %.3f |" % (
+            p, data[("small", p, "files")][0], data[("small", p, "files_under_64k")][0],
+            fb[0] / 1048576, cb[0] / 1048576, rb[0] / 1048576 if rb else 0,
+            cb[0] / fb[0]))
+    out.append("")
+    out.append("| generated programs on %s, each executed once | file bytes, MB | "
+               "page cache, MB | read from disk, MB | page cache / file bytes |" % kernel)
+    out.append("| --- | ---: | ---: | ---: | ---: |")
+    for p in ("none", "16k", "64k", "2m"):
+        fb = data.get(("small", p, "exec_file_bytes"), [])
+        cb = data.get(("small", p, "exec_cache_bytes"), [])
+        rb = data.get(("small", p, "exec_read_bytes"), [])
+        if not fb or not cb:
+            continue
+        pol[:] = [x + ((cb[0] / 1048576,) if x[0] == p else ()) for x in pol]
+        out.append("| xattr %s | %.2f | %.2f | %.2f | %.3f |" % (
+            p, fb[0] / 1048576, cb[0] / 1048576, rb[0] / 1048576 if rb else 0,
+            cb[0] / fb[0]))
+    out.append("")
 
 
 def main():

@@ -1,29 +1,44 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# bench-x86.sh OUTDIR NAME=KERNEL
+# bench-x86.sh OUTDIR NAME=KERNEL...
 #
-# The 2m policy on x86_64 (bench/guest/bench-pmd.sh): bigprog (the
-# suite's 5 MB program, 2M-aligned segments) and Debian's amd64
-# redis-server, untagged on a plain mount and tagged 2m, BENCH_ROUNDS
-# boots (default 2) of KERNEL, on the disk of bench/disks/x86.sh, through
-# the VM harness of the tests (tests/vm/harness/); results in
-# OUTDIR/rROUND-NAME/ for bench/bench-report.py --x86.
+# x86_64 (bench/guest/bench-pmd.sh): bigprog (the suite's 5 MB program,
+# 2M-aligned segments) and Debian's amd64 redis-server with untagged
+# libraries; on a kernel with the series under the 64k mount default and
+# tagged 2m, on one without it (stock) mounted without options.
+# BENCH_ROUNDS rounds (default 2), each booting every KERNEL (the order
+# rotating from round to round) once per read_ahead_kb of BENCH_RA
+# (default "device 128"; "device": the one the kernel gives the disk), on
+# the disk of bench/disks/x86.sh, through the VM harness of the tests
+# (tests/vm/harness/); results in OUTDIR/rROUND-NAME,ra=RA/ for
+# bench/bench-report.py --x86.
 set -eu
 out=$1
-name=${2%%=*}
-kernel=${2#*=}
+shift
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
 work=$build/bench/vm-x86
 image=$build/bench/x86-disk.img
 rounds=${BENCH_ROUNDS:-2}
+ra_settings=${BENCH_RA:-device 128}
 mkdir -p "$out" "$work"
 
-[ -f "$kernel" ] || {
-	echo "bench-x86: no kernel $kernel" >&2
-	exit 1
-}
+for k; do
+	[ -f "${k#*=}" ] || {
+		echo "bench-x86: no kernel ${k#*=} for ${k%%=*}" >&2
+		exit 1
+	}
+done
+for ra in $ra_settings; do
+	case $ra in
+	device | [1-9]*) ;;
+	*)
+		echo "bench-x86: BENCH_RA: '$ra' is neither 'device' nor a read_ahead_kb" >&2
+		exit 1
+		;;
+	esac
+done
 harness=$top/tests/vm/harness
 "$harness/mkdisk.sh" "$top/bench/disks/x86.sh" x86_64 "$image"
 "$harness/mkinitramfs.sh" x86_64 "$work/initramfs.gz" "$top/bench/guest/bench-pmd.sh"
@@ -34,20 +49,31 @@ harness=$top/tests/vm/harness
 	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
 	echo "rounds $rounds"
 	echo "params${BENCH_REDIS_REQUESTS:+ BENCH_REDIS_REQUESTS=$BENCH_REDIS_REQUESTS}"
-	echo "kernel $name $kernel $(sha256sum "$kernel" | cut -c1-12)"
+	for k; do echo "kernel ${k%%=*} ${k#*=} $(sha256sum "${k#*=}" | cut -c1-12)"; done
+	echo "settings ra $ra_settings"
 } >"$out/run-info"
 r=1
 while [ "$r" -le "$rounds" ]; do
-	run=$out/r$r-$name
-	echo "bench-x86: round $r/$rounds ($(date -u +%H:%M:%S))"
-	cp --sparse=always "$image" "$run.disk.img"
-	VM_TIMEOUT=${VM_TIMEOUT:-1800} \
-		VM_APPEND="${BENCH_REDIS_REQUESTS:+BENCH_REDIS_REQUESTS=$BENCH_REDIS_REQUESTS}" \
-		"$harness/run-vm.sh" x86_64 "$kernel" "$work/initramfs.gz" \
-		"$run.disk.img" "$run"
-	rm -f "$run.disk.img"
-	echo "bench-x86: took $(cat "$run/seconds") s," \
-		"$(grep -c '^ok' "$run/bench-pmd.sh.tap" 2>/dev/null || true) ok," \
-		"$(grep -c '^not ok' "$run/bench-pmd.sh.tap" 2>/dev/null || true) not ok"
+	for k; do
+		name=${k%%=*}
+		for ra in $ra_settings; do
+			run=$out/r$r-$name,ra=$ra
+			append=${BENCH_REDIS_REQUESTS:+BENCH_REDIS_REQUESTS=$BENCH_REDIS_REQUESTS}
+			[ "$ra" = device ] || append="$append BENCH_RA_KB=$ra"
+			echo "bench-x86: round $r/$rounds, $name, ra $ra ($(date -u +%H:%M:%S))"
+			cp --sparse=always "$image" "$run.disk.img"
+			VM_TIMEOUT=${VM_TIMEOUT:-1800} VM_APPEND="$append" \
+				"$harness/run-vm.sh" x86_64 "${k#*=}" "$work/initramfs.gz" \
+				"$run.disk.img" "$run"
+			rm -f "$run.disk.img"
+			echo "bench-x86: took $(cat "$run/seconds") s," \
+				"$(grep -c '^ok' "$run/bench-pmd.sh.tap" 2>/dev/null || true) ok," \
+				"$(grep -c '^not ok' "$run/bench-pmd.sh.tap" 2>/dev/null || true) not ok"
+		done
+	done
+	# Rotate the order so that no kernel always goes first.
+	first=$1
+	shift
+	set -- "$@" "$first"
 	r=$((r + 1))
 done

@@ -50,9 +50,10 @@ bench-fuse: all $(PASSTHROUGH_LL) $(FSBENCH)
 		$(PASSTHROUGH_LL) $(FSBENCH) $(BUILD)/bench/fuse.md
 
 # The guest helper of the VM benchmarks (static, make bench-guest ARCH=...).
-$(BIN)/benchhelper: bench/benchhelper.c $(LIBEXECFOLIO)
+BENCHHELPER_SRCS := bench/benchhelper.c bench/create_files.c bench/dm_delay.c
+$(BIN)/benchhelper: $(BENCHHELPER_SRCS) bench/create_files.h bench/dm_delay.h $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.h,$^)
 
 .PHONY: bench-guest
 bench-guest: vm-guest $(BIN)/benchhelper $(BIN)/bigprog
@@ -74,14 +75,23 @@ BENCH_INODES ?= 100000
 export BENCH_ROUNDS BENCH_AB_REQUESTS BENCH_REDIS_REQUESTS BENCH_CC_JOBS \
 	BENCH_COST_ROUNDS BENCH_INODES
 BENCH_TREE := $(BUILD)/bench/arm64-tree
-# The kernels compared: BENCH_KCONFIG=test BENCH_KSERIES="stock execfolio"
-# compares the test-config kernels (as long as there are no release ones).
+# The kernels compared, each BASE:SERIES (fs/kernel.mk's KBASE and
+# KSERIES), on KCONFIG BENCH_KCONFIG: stock 7.3 and 7.3 with the series by
+# default; the 6.12 kernels of the earlier figures with
+# BENCH_KERNELS="6.12:stock 6.12:option-one 6.12:execfolio 7.3:stock
+# 7.3:execfolio" BENCH_DELAYS=none (their release config has no delay
+# target).  BENCH_RA and BENCH_DELAYS: the disk settings of
+# bench/bench-kernels.sh.
 BENCH_KCONFIG ?= release
-BENCH_KSERIES ?= stock option-one execfolio
-# $(call bench_boots,SERIES): bench-kernels.sh's NAME[@CONFIG]=KERNEL
-# arguments for SERIES: the execfolio kernel boots once per configuration.
+BENCH_KERNELS ?= 7.3:stock 7.3:execfolio
+# $(call bench_boots,BASE:SERIES): bench-kernels.sh's NAME[@CONFIG]=KERNEL
+# arguments, NAME being SERIES-BASE: the execfolio kernel boots once per
+# configuration.
 bench_configs_execfolio := mount tagged
-bench_boots = $(addsuffix =$(call kernel_image,arm64,$(BENCH_KCONFIG),$(1)),$(if $(bench_configs_$(1)),$(addprefix $(1)@,$(bench_configs_$(1))),$(1)))
+bench_base = $(firstword $(subst :, ,$(1)))
+bench_series = $(lastword $(subst :, ,$(1)))
+bench_boot_names = $(if $(bench_configs_$(2)),$(addprefix $(2)-$(1)@,$(bench_configs_$(2))),$(2)-$(1))
+bench_boots = $(addsuffix =$(call kernel_image,arm64,$(BENCH_KCONFIG),$(call bench_series,$(1)),$(call bench_base,$(1))),$(call bench_boot_names,$(call bench_base,$(1)),$(call bench_series,$(1))))
 
 # Debian's arm64 packages of the workloads, with their dependencies.
 $(BENCH_TREE).stamp: tests/workloads/debian-tree.sh
@@ -94,43 +104,47 @@ $(BENCH_TREE).stamp: tests/workloads/debian-tree.sh
 
 .PHONY: bench-tree bench-kernels bench-costs bench-report
 bench: bench-kernels bench-costs
-# The kernel benchmarks still compare the 6.12 kernels (stock, option one,
-# the backport), whose figures BENCHMARKS.md holds; the 7.3 comparison is
-# not written yet.
-bench-kernels bench-costs bench-x86: KBASE := 6.12
 bench-tree: $(BENCH_TREE).stamp
 
 bench-kernels: all
 	$(Q)$(MAKE) --no-print-directory bench-guest ARCH=arm64
 	$(Q)$(MAKE) --no-print-directory $(BENCH_TREE).stamp
-	$(Q)set -e; for s in $(BENCH_KSERIES); do \
-		$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=$(BENCH_KCONFIG) KSERIES=$$s; \
+	$(Q)set -e; for k in $(BENCH_KERNELS); do \
+		$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=$(BENCH_KCONFIG) \
+			KBASE=$${k%%:*} KSERIES=$${k#*:}; \
 	done
 	$(TOP)/bench/bench-kernels.sh $(BUILD)/bench/kernels \
-		$(foreach s,$(BENCH_KSERIES),$(call bench_boots,$(s)))
+		$(foreach k,$(BENCH_KERNELS),$(call bench_boots,$(k)))
 	$(TOP)/bench/bench-report.py --kernels $(BUILD)/bench/kernels \
 		--out $(BUILD)/bench --plots $(TOP)/bench/plots
 
 bench-costs: all
 	$(Q)$(MAKE) --no-print-directory bench-guest ARCH=arm64
 	$(Q)$(MAKE) --no-print-directory $(BENCH_TREE).stamp
-	$(Q)$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=$(BENCH_KCONFIG)
+	$(Q)set -e; for s in stock execfolio; do \
+		$(MAKE) --no-print-directory kernel ARCH=arm64 KCONFIG=$(BENCH_KCONFIG) KSERIES=$$s; \
+	done
 	$(TOP)/bench/bench-costs.sh $(BUILD)/bench/costs \
-		$(call kernel_image,arm64,$(BENCH_KCONFIG),execfolio)
+		stock-7.3=$(call kernel_image,arm64,$(BENCH_KCONFIG),stock) \
+		execfolio-7.3=$(call kernel_image,arm64,$(BENCH_KCONFIG),execfolio)
 	$(TOP)/bench/bench-report.py --costs $(BUILD)/bench/costs \
 		--out $(BUILD)/bench --plots $(TOP)/bench/plots
 
-# x86_64: the 2m policy and PMD-mapped text, on the test kernel (the
-# release kernels compared on arm64 are not built for x86_64), with the
-# harness's amd64 redis tree (tests/vm/tiers.mk).
+# x86_64: stock 7.3 against the series (the 64k mount default, 2m text
+# mapped by PMDs), on the test kernels (the release kernels compared on
+# arm64 are not built for x86_64), with the harness's amd64 redis tree
+# (tests/vm/tiers.mk).
 .PHONY: bench-x86
 bench: bench-x86
 bench-x86: all
 	$(Q)$(MAKE) --no-print-directory bench-guest ARCH=x86_64
 	$(Q)$(MAKE) --no-print-directory $(call redis_tree,x86_64).stamp
-	$(Q)$(MAKE) --no-print-directory kernel ARCH=x86_64 KCONFIG=test
+	$(Q)set -e; for s in stock execfolio; do \
+		$(MAKE) --no-print-directory kernel ARCH=x86_64 KCONFIG=test KSERIES=$$s; \
+	done
 	$(TOP)/bench/bench-x86.sh $(BUILD)/bench/x86 \
-		execfolio-test=$(call kernel_image,x86_64,test)
+		stock-7.3=$(call kernel_image,x86_64,test,stock) \
+		execfolio-7.3=$(call kernel_image,x86_64,test)
 	$(TOP)/bench/bench-report.py --x86 $(BUILD)/bench/x86 --out $(BUILD)/bench
 
 bench-report:

@@ -37,6 +37,12 @@
  *	of the folio holding the page, prefixed by u when the page is not at
  *	its place in a 64K-aligned physical block, or - for a page not
  *	resident.  E.g. "-x14,u8x2": only the last 8K, in an 8K folio.
+ *
+ *   benchhelper dm-delay NAME DEVICE MS
+ *	A device-mapper delay device over DEVICE (bench/dm_delay.c).
+ *
+ *   benchhelper create DIR N
+ *	Create N files in DIR and open each again (bench/create_files.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,6 +61,9 @@
 
 #include <execfolio/elf.h>
 #include <execfolio/xfs_exec_folio.h>
+
+#include "create_files.h"
+#include "dm_delay.h"
 
 #define ALIGN_2M (2ul << 20)
 
@@ -455,7 +464,13 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2);
 	if (argc == 2 && !strcmp(argv[1], "hold"))
 		cmd_hold();
+	if (argc >= 2 && !strcmp(argv[1], "dm-delay"))
+		return cmd_dm_delay(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "create"))
+		return cmd_create(argc - 2, argv + 2);
 	fprintf(stderr, "usage: benchhelper run OUTFILE COMMAND [ARG...]\n"
-			"       benchhelper hold < LIST\n");
+			"       benchhelper hold < LIST\n"
+			"       benchhelper dm-delay NAME DEVICE MS\n"
+			"       benchhelper create DIR N\n");
 	return 2;
 }

@@ -11,6 +11,15 @@
 # BENCH_COST_ROUNDS (3) times each; benchhelper run gives the instructions
 # the find executed (its CPU time) and the guest clock.
 #
+# create: BENCH_INODES (100000) files created in a fresh directory and
+# opened again, by one process (benchhelper create) whose instructions
+# benchhelper run counts, on the disk mounted without options,
+# BENCH_COST_ROUNDS times: what the series costs a file system that does
+# not use it (bench-costs.sh boots stock 7.3 for the comparison).
+#
+# On a kernel without the series (no exec_folio_size mount option) the
+# mount64k rounds are left out and the small/ policies are plain files.
+#
 # small: the page-cache bytes of reading every file of small/P once (cat),
 # and of executing each generated program of it once (they run all their
 # text), for each policy P (none, 16k, 64k, 2m, the files' xattr), caches
@@ -19,6 +28,7 @@
 # Results are TAP comments "# bench costs KIND LABEL KEY VALUE".
 . /tests/vmlib.sh
 rounds=${BENCH_COST_ROUNDS:-3}
+files=${BENCH_INODES:-100000}
 
 emit() { echo "# bench costs $*"; }
 
@@ -45,15 +55,45 @@ inodes_once() { # LABEL [MOUNT_OPTIONS]
 	umount /mnt
 }
 
+create_once() {
+	mount "$TEST_DISK" /mnt || {
+		not_ok "create: mount"
+		return
+	}
+	rm -rf /mnt/created
+	mkdir /mnt/created
+	drop_caches
+	if benchhelper run /tmp/create.run benchhelper create /mnt/created "$files"; then
+		set -- $(cat /tmp/create.run)
+		emit create none cpu_ns "$2"
+		emit create none wall_ns "$4"
+		emit create none files "$files"
+		ok "create: $files files created and opened again"
+	else
+		not_ok "create: $files files created and opened again"
+	fi
+	rm -rf /mnt/created
+	umount /mnt
+}
+
+series=0
+if mount -o exec_folio_size=64k "$TEST_DISK" /mnt 2>/dev/null; then
+	umount /mnt
+	series=1
+fi
+diag "kernel $(uname -r), exec_folio_size mount option: $series"
 r=1
 while [ $r -le "$rounds" ]; do
-	if [ $((r % 2)) = 1 ]; then
+	if [ $series = 0 ]; then
+		inodes_once none
+	elif [ $((r % 2)) = 1 ]; then
 		inodes_once none
 		inodes_once mount64k exec_folio_size=64k
 	else
 		inodes_once mount64k exec_folio_size=64k
 		inodes_once none
 	fi
+	create_once
 	r=$((r + 1))
 done
 

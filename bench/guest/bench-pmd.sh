@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The x86_64 benchmark's guest side (bench/bench-x86.sh): the 2m policy,
-# text mapped by PMDs.  Configuration "default": the disk mounted without
+# The x86_64 benchmark's guest side (bench/bench-x86.sh).  On a kernel
+# without the series, configuration "default": the disk mounted without
 # options, redis/plain (Debian's amd64 redis-server, no xattrs) and
-# bigprog (no xattr).  Configuration "2m": mounted with
+# bigprog (no xattr).  On the series, configuration "64k": the same files
+# under the 64k mount default alone, and "2m": mounted with
 # exec_folio_size=2m, redis/tagged (shared libraries tagged 2m) and
-# bigprog.2m (xattr 2m).  Each run reports "# bench CONFIG WORKLOAD VIEW
+# bigprog.2m (xattr 2m), text mapped by PMDs.  BENCH_RA_KB (kernel
+# command line) sets the disk's read_ahead_kb.  Each run reports "# bench CONFIG WORKLOAD VIEW
 # KEY VALUE" lines as bench-workloads.sh does, with the FilePmdMapped
 # kB of the process's executable mappings (smaps) as "run file_pmd_kb".
 # TCG has no TLB counters: PMD-mapped bytes are the iTLB-relevant figure.
@@ -31,16 +33,34 @@ emit_delta() { # "READ CACHED"
 	emit run cache_growth_bytes "$2"
 }
 
-for cfg in default 2m; do
-	if [ $cfg = 2m ]; then
+if [ -n "${BENCH_RA_KB:-}" ]; then
+	check "read_ahead_kb $BENCH_RA_KB on $TEST_DISK" sh -c \
+		"echo $BENCH_RA_KB >/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb"
+fi
+diag "disk $TEST_DISK, read_ahead_kb $(cat "/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb")"
+configs=default
+if mount -o exec_folio_size=64k "$TEST_DISK" /mnt 2>/dev/null; then
+	umount /mnt
+	configs="64k 2m"
+fi
+for cfg in $configs; do
+	case $cfg in
+	2m)
 		check "$cfg: mount -o exec_folio_size=2m" mount -o exec_folio_size=2m "$TEST_DISK" /mnt
 		prog=/mnt/bigprog.2m
 		tree=/mnt/redis/tagged
-	else
+		;;
+	64k)
+		check "$cfg: mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt
+		prog=/mnt/bigprog
+		tree=/mnt/redis/plain
+		;;
+	*)
 		check "$cfg: mount" mount "$TEST_DISK" /mnt
 		prog=/mnt/bigprog
 		tree=/mnt/redis/plain
-	fi
+		;;
+	esac
 
 	wl=bigprog
 	if run_bigprog "$prog" /tmp/live.json >/tmp/diag.out; then

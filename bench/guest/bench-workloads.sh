@@ -21,9 +21,18 @@
 #   gcc    Debian's gcc-12 building this project's lib/ (src/Makefile),
 #          make -j BENCH_CC_JOBS (2)
 #
+# The disk (BENCH_DELAY_MS and BENCH_RA_KB on the kernel command line):
+# with BENCH_DELAY_MS=MS it is reached through device-mapper's delay target
+# (benchhelper dm-delay), every request waiting MS milliseconds (0: none,
+# the same path), as on a disk with real latency; BENCH_RA_KB=KB sets the
+# read_ahead_kb the file system reads with (default: what the kernel gave
+# the guest's disk, which the delay device inherits).
+#
 # Each workload starts with the page cache dropped.  Results are TAP
 # comments "# bench CONFIG WORKLOAD VIEW KEY VALUE": VIEW "run" (bytes
-# read from disk, page-cache growth, major faults, the workload's figure),
+# read from disk, page-cache growth, major faults, the workload's figure,
+# its cold-start time start_ns: until the boot script or the build ended,
+# until nginx or redis-server first answered),
 # "live" (execfolio stat of the workload's processes still running: the
 # daemons; rows in kB) and "cache" (execfolio stat of benchhelper hold's
 # mappings of the tree: the text of every ELF file of the tree as the
@@ -47,6 +56,26 @@ workloads=$(echo "${BENCH_WORKLOADS:-boot nginx redis gcc}" | tr , " ")
 
 emit() { echo "# bench $cfg $wl $*"; }
 majflt() { awk '$1 == "pgmajfault" { print $2 }' /proc/vmstat; }
+
+# Run COMMAND every 20 ms until it succeeds (for at most 60 s) under
+# benchhelper run: FILE's wall_ns is the time from this call to the first
+# success.
+time_until() { # FILE COMMAND...
+	f=$1
+	shift
+	benchhelper run "$f" sh -c 'i=0
+		until "$@" >/dev/null 2>&1; do
+			i=$((i + 1))
+			[ $i -lt 3000 ] || exit 1
+			sleep 0.02
+		done' time_until "$@"
+}
+
+# The wall_ns of a benchhelper run FILE whose command succeeded.
+run_wall_ns() { # FILE
+	set -- $(cat "$1")
+	[ "${8:-1}" = 0 ] && echo "$4"
+}
 
 # The PIDs of the processes whose root is ROOT.
 chroot_pids() { # ROOT
@@ -145,6 +174,7 @@ emit_counters() {
 emit_runfile() { # FILE
 	set -- $(cat "$1")
 	emit run wall_ns "$4"
+	emit run start_ns "$4"
 	emit run cpu_ns "$2"
 	[ "$8" = 0 ]
 }
@@ -183,16 +213,13 @@ bench_nginx() { # ROOT
 	counters_start
 	chroot "$1" /usr/sbin/nginx -c /etc/bench/nginx.conf -g 'daemon off;' \
 		>/tmp/nginx.log 2>&1 &
-	i=0
-	until chroot "$1" /usr/bin/ab -q -n 1 http://127.0.0.1:8080/index.html \
-		>/dev/null 2>&1; do
-		i=$((i + 1))
-		if [ $i -ge 120 ]; then
-			sed -e 's/^/# nginx: /' /tmp/nginx.log "$1/var/log/nginx/error.log"
-			break
-		fi
-		sleep 0.5
-	done
+	if time_until /tmp/nginx-start.run chroot "$1" /usr/bin/ab -q -n 1 \
+		http://127.0.0.1:8080/index.html; then
+		start_ns=$(run_wall_ns /tmp/nginx-start.run)
+	else
+		start_ns=
+		sed -e 's/^/# nginx: /' /tmp/nginx.log "$1/var/log/nginx/error.log"
+	fi
 	chroot "$1" /usr/bin/ab -q -n "$ab_requests" -c 10 \
 		http://127.0.0.1:8080/index.html >/tmp/ab.out 2>&1
 	rps=$(awk '/^Requests per second:/ { print $4 }' /tmp/ab.out)
@@ -200,6 +227,7 @@ bench_nginx() { # ROOT
 	if [ -n "$rps" ] && [ "$failed_req" = 0 ]; then
 		emit_counters
 		emit run requests_per_s "$rps"
+		emit run start_ns "$start_ns"
 		ok "$cfg nginx: served $ab_requests requests to ab"
 		measure_live $(chroot_pids "$1")
 	else
@@ -211,7 +239,36 @@ bench_nginx() { # ROOT
 	chroot_umounts "$1"
 }
 
+# redis-server's cold start: from a dropped cache until it first answers
+# a ping.  The measured run (run_redis) then starts from a dropped cache
+# again.
+redis_start() { # ROOT
+	chroot_mounts "$1"
+	counters_start
+	chroot "$1" /usr/bin/redis-server --port 6379 --bind 127.0.0.1 \
+		--save '' --appendonly no --daemonize no \
+		>/tmp/redis-start.log 2>&1 &
+	spid=$!
+	start_ns=
+	if time_until /tmp/redis-start.run \
+		sh -c "chroot '$1' /usr/bin/redis-cli ping | grep -q PONG"; then
+		start_ns=$(run_wall_ns /tmp/redis-start.run)
+		chroot "$1" /usr/bin/redis-cli shutdown nosave >/dev/null 2>&1
+	else
+		sed -e 's/^/# redis-server: /' /tmp/redis-start.log
+	fi
+	kill $spid 2>/dev/null
+	wait $spid 2>/dev/null
+	chroot_umounts "$1"
+	[ -n "$start_ns" ]
+}
+
 bench_redis() { # ROOT
+	if redis_start "$1"; then
+		emit run start_ns "$start_ns"
+	else
+		not_ok "$cfg redis: redis-server answered a ping from a cold cache"
+	fi
 	maj0=$(majflt)
 	if run_redis "$1" /tmp/live.json; then
 		set -- "$1" $delta
@@ -262,7 +319,32 @@ run_config() {
 	check "$cfg: umount" umount /mnt
 }
 
+# Read requests and the milliseconds they took on the test disk so far
+# (/sys/block/X/stat): their quotient is the mean latency a read saw.
+disk_reads() {
+	set -- $(cat "/sys/block/${TEST_DISK##*/}/stat")
+	echo "$1 $4"
+}
+
 diag "kernel $(uname -r), page size $(getconf PAGESIZE 2>/dev/null || echo 4096)"
+if [ -n "${BENCH_DELAY_MS:-}" ]; then
+	if dm=$(benchhelper dm-delay bench "$TEST_DISK" "$BENCH_DELAY_MS"); then
+		ok "the disk through a delay of $BENCH_DELAY_MS ms a request (/dev/$dm)"
+		ra_kb=$(cat "/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb")
+		TEST_DISK=/dev/$dm
+		echo "$ra_kb" >"/sys/block/$dm/queue/read_ahead_kb"
+	else
+		not_ok "the disk through a delay of $BENCH_DELAY_MS ms a request"
+	fi
+fi
+if [ -n "${BENCH_RA_KB:-}" ]; then
+	check "read_ahead_kb $BENCH_RA_KB on $TEST_DISK" sh -c \
+		"echo $BENCH_RA_KB >/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb"
+fi
+diag "disk $TEST_DISK, read_ahead_kb $(cat "/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb")"
+set -- $(disk_reads)
+reads0=$1
+read_ms0=$2
 if mount -o exec_folio_size=64k "$TEST_DISK" /mnt 2>/dev/null; then
 	umount /mnt
 	for c in $(echo "${BENCH_CONFIGS:-mount tagged}" | tr , " "); do
@@ -275,5 +357,10 @@ if mount -o exec_folio_size=64k "$TEST_DISK" /mnt 2>/dev/null; then
 else
 	run_config default "" plain
 fi
+set -- $(disk_reads)
+cfg=disk
+wl=all
+emit run read_requests $(($1 - reads0))
+emit run read_ms $(($2 - read_ms0))
 echo "1..$n"
 [ $failed = 0 ]

@@ -20,7 +20,8 @@
 # guest's disk), times BENCH_DELAYS (default "0 5"), the milliseconds
 # every request waits on the way to the disk (device-mapper's delay
 # target; "none": the disk itself, for kernels without it).  Results of
-# a setting go to OUTDIR/rROUND-NAME[@CONFIG],ra=RA,delay=MS/.
+# a setting go to OUTDIR/rROUND-NAME[@CONFIG]+ra-RA+delay-MS/ (no commas:
+# QEMU would read them as its option separator).
 set -eu
 out=$1
 shift
@@ -98,7 +99,7 @@ while [ "$r" -le "$rounds" ]; do
 		case $name in *@*) config=" BENCH_CONFIGS=${name#*@}" ;; esac
 		for ra in $ra_settings; do
 			for d in $delays; do
-				run=$out/r$r-$name,ra=$ra,delay=$d
+				run=$out/r$r-$name+ra-$ra+delay-$d
 				disk=
 				[ "$ra" = device ] || disk=" BENCH_RA_KB=$ra"
 				[ "$d" = none ] || disk="$disk BENCH_DELAY_MS=$d"

@@ -67,12 +67,12 @@ def delay_rank(delay):
 
 
 def parse_run(name):
-    """rN-NAME[@CONFIG][,ra=RA,delay=MS] (bench-kernels.sh): one
+    """rN-NAME[@CONFIG][+ra-RA][+delay-MS] (bench-kernels.sh): one
     configuration of kernel NAME per boot, with its disk settings."""
-    m = re.match(r"r(\d+)-([^,]+)((?:,[a-z]+=[^,]+)*)$", name)
+    m = re.match(r"r(\d+)-([^+]+)((?:\+[a-z]+-[^+]+)*)$", name)
     if not m:
         return None
-    settings = dict(kv.split("=", 1) for kv in m.group(3).split(",") if kv)
+    settings = dict(kv.split("-", 1) for kv in m.group(3).split("+") if kv)
     kernel, _, cfg = m.group(2).partition("@")
     return (int(m.group(1)), kernel, cfg or "default",
             settings.get("ra", "device"), settings.get("delay", "none"))

@@ -11,7 +11,7 @@
 # rotating from round to round) once per read_ahead_kb of BENCH_RA
 # (default "device 128"; "device": the one the kernel gives the disk), on
 # the disk of bench/disks/x86.sh, through the VM harness of the tests
-# (tests/vm/harness/); results in OUTDIR/rROUND-NAME,ra=RA/ for
+# (tests/vm/harness/); results in OUTDIR/rROUND-NAME+ra-RA/ for
 # bench/bench-report.py --x86.
 set -eu
 out=$1
@@ -57,7 +57,7 @@ while [ "$r" -le "$rounds" ]; do
 	for k; do
 		name=${k%%=*}
 		for ra in $ra_settings; do
-			run=$out/r$r-$name,ra=$ra
+			run=$out/r$r-$name+ra-$ra
 			append=${BENCH_REDIS_REQUESTS:+BENCH_REDIS_REQUESTS=$BENCH_REDIS_REQUESTS}
 			[ "$ra" = device ] || append="$append BENCH_RA_KB=$ra"
 			echo "bench-x86: round $r/$rounds, $name, ra $ra ($(date -u +%H:%M:%S))"

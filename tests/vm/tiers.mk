@@ -63,17 +63,19 @@ vm-pages16k.programs := bigprog
 # program, 64k), redis.sh (redis-server under redis-benchmark) and
 # readfirst.sh (the policy whoever reads first, and what it must not cost:
 # random reads, writeback on chmod +x, a memory cgroup at its limit);
-# x86_64, pmd.sh (2m, PMD-mapped text; the 64k mount option, where
-# upstream has no exec folio order).
+# x86_64, pmd.sh (2m, PMD-mapped text) and redis.sh (the 64k mount option
+# alone, where upstream has no default for executable mappings, also for
+# the first process to map the libraries).
 VM_TIERS += vm-suite vm-suite-6.12
 # Debian's redis-server and redis-tools of ARCH, with their dependencies.
 redis_tree = $(VM_DIR)/$(1)/redis-tree
 vm-suite.arches := arm64 x86_64
 vm-suite.tests.arm64 := bigprog.sh redis.sh readfirst.sh
-vm-suite.tests.x86_64 := pmd.sh
+vm-suite.tests.x86_64 := pmd.sh redis.sh
 vm-suite.disk := suite
 vm-suite.programs := bigprog
 vm-suite.needs.arm64 := $(call redis_tree,arm64).stamp
+vm-suite.needs.x86_64 := $(call redis_tree,x86_64).stamp
 vm-suite.timeout := 1800
 
 vm-suite-6.12.base := vm-suite

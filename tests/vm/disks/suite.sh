@@ -5,17 +5,16 @@
 # default applies), bigprog.none (xattr none), redis/tagged (Debian's
 # arm64 redis-server and redis-tools, build/vm/arm64/redis-tree, with its
 # executables and shared libraries tagged 64k) and redis/plain (no
-# xattrs).  x86_64: bigprog.2m (xattr 2m) and bigprog (no xattr).
-tree=
-[ "$arch" != arm64 ] || tree=$build/vm/arm64/redis-tree
+# xattrs).  x86_64: bigprog.2m (xattr 2m), bigprog (no xattr) and
+# redis/plain (Debian's amd64 redis-server and redis-tools,
+# build/vm/x86_64/redis-tree, no xattrs).
+tree=$build/vm/$arch/redis-tree
 
 disk_inputs() {
 	disk_need "$bin/bigprog" "run make vm-guest $bin/bigprog ARCH=$arch"
 	sha256sum "$bin/bigprog" | cut -d' ' -f1
-	if [ -n "$tree" ]; then
-		disk_need "$tree/usr/bin/redis-server" "run make $tree.stamp"
-		disk_tree "$tree"
-	fi
+	disk_need "$tree/usr/bin/redis-server" "run make $tree.stamp"
+	disk_tree "$tree"
 }
 
 disk_stage() {
@@ -34,6 +33,8 @@ disk_stage() {
 		install -m 0755 "$bin/bigprog" "$stage/bigprog.2m"
 		install -m 0755 "$bin/bigprog" "$stage/bigprog"
 		disk_rule 'bigprog.2m=2m'
+		mkdir -p "$stage/redis"
+		cp -a "$tree" "$stage/redis/plain"
 		;;
 	*) die "unknown ARCH '$arch'" ;;
 	esac

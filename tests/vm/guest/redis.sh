@@ -9,7 +9,14 @@
 # option.  The cont-aligned share of the tagged server's text (binary and
 # libraries) is at least 98%.  On 7.3, where the mount default also covers
 # files mapped executable, redis/plain runs a third time under the 64k
-# mount option alone (libraries untagged, mode 0644): at least 98%.
+# mount option alone (libraries untagged, mode 0644): at least 98% on
+# arm64, and at least 90% on x86_64, where upstream has no large folios
+# for executable mappings at all and Debian's binaries and libraries are
+# linked for 4K pages (p_align 0x1000): only that run is made there,
+# after one of redis-server as the first process to map its libraries
+# since their inodes were read (the loader reserves a library's span
+# PROT_READ before its executable mapping brings it under the default):
+# at least 98% there too.
 . /tests/vmlib.sh
 
 # redis-server from ROOT under redis-benchmark, measured into
@@ -34,6 +41,45 @@ mount_option_only() { # MIN
 	check "umount" umount /mnt
 }
 
+# redis-server from redis/plain under the 64k mount option alone, with
+# dropped caches (and inodes), waited for through its log: no redis-cli
+# maps the libraries before it does.  At least 98% cont-aligned.
+first_mapper() {
+	root=/mnt/redis/plain
+	mount -o exec_folio_size=64k "$TEST_DISK" /mnt
+	mount -t proc proc "$root/proc"
+	mount -t devtmpfs devtmpfs "$root/dev"
+	counters_start
+	chroot "$root" /usr/bin/redis-server --port 6379 --bind 127.0.0.1 \
+		--save '' --appendonly no --daemonize no >/tmp/first.log 2>&1 &
+	pid=$!
+	if wait_for /tmp/first.log 'Ready to accept connections' 3000 &&
+		stat_json /tmp/redis-first.json $pid; then
+		ok "redis-server, first to map its libraries, is up"
+		delta=$(counters_delta)
+		text_mappings $pid
+	else
+		sed -e 's/^/# redis-server: /' /tmp/first.log
+		not_ok "redis-server, first to map its libraries, is up"
+		delta="0 0"
+	fi
+	kill $pid
+	wait $pid 2>/dev/null
+	report_run "redis-server, first to map its libraries" \
+		/tmp/redis-first.json "$delta"
+	check "redis-server (first to map its libraries): cont-aligned share at least 98.0%" \
+		test "$(share_permille /tmp/redis-first.json)" -ge 980
+	umount "$root/dev" "$root/proc"
+	check "umount" umount /mnt
+}
+
+if [ "$(uname -m)" = x86_64 ]; then
+	echo "1..6"
+	first_mapper
+	mount_option_only 900
+	[ $failed = 0 ]
+	exit
+fi
 if [ "$(kbase)" = 6.12 ]; then echo "1..7"; else echo "1..10"; fi
 
 check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt

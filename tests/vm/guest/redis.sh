@@ -9,14 +9,14 @@
 # option.  The cont-aligned share of the tagged server's text (binary and
 # libraries) is at least 98%.  On 7.3, where the mount default also covers
 # files mapped executable, redis/plain runs a third time under the 64k
-# mount option alone (libraries untagged, mode 0644): at least 98% on
-# arm64, and at least 90% on x86_64, where upstream has no large folios
-# for executable mappings at all and Debian's binaries and libraries are
-# linked for 4K pages (p_align 0x1000): only that run is made there,
-# after one of redis-server as the first process to map its libraries
-# since their inodes were read (the loader reserves a library's span
-# PROT_READ before its executable mapping brings it under the default):
-# at least 98% there too.
+# mount option alone (libraries untagged, mode 0644): at least 98%.  On
+# x86_64, where upstream has no large folios for executable mappings at
+# all and Debian's binaries and libraries are linked for 4K pages
+# (p_align 0x1000), only that run is made, after one of redis-server as
+# the first process to map its libraries since their inodes were read
+# (the loader reserves a library's span PROT_READ before the executable
+# mapping that brings it under the default; before XFS aligned such
+# reservations these two measured 97.3% and 87.5%): at least 98% each.
 . /tests/vmlib.sh
 
 # redis-server from ROOT under redis-benchmark, measured into
@@ -76,7 +76,7 @@ first_mapper() {
 if [ "$(uname -m)" = x86_64 ]; then
 	echo "1..6"
 	first_mapper
-	mount_option_only 900
+	mount_option_only 980
 	[ $failed = 0 ]
 	exit
 fi

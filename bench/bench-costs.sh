@@ -18,12 +18,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
 work=$build/bench/vm-costs
 mkdir -p "$work" "$out"
-for k; do
-	[ -f "${k#*=}" ] || {
-		echo "bench-costs: no kernel ${k#*=} for ${k%%=*}" >&2
-		exit 1
-	}
-done
+bench=bench-costs
+# shellcheck source=bench/benchlib.sh
+. "$top/bench/benchlib.sh"
+bench_need_kernels "$@"
 [ -x "$build/arm64/bin/benchhelper" ] || {
 	echo "bench-costs: $build/arm64/bin/benchhelper is missing: run make bench-guest ARCH=arm64" >&2
 	exit 1

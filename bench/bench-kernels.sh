@@ -31,11 +31,22 @@ rounds=${BENCH_ROUNDS:-2}
 work=$build/bench/vm-kernels
 mkdir -p "$out" "$work"
 
-for k; do
-	[ -f "${k#*=}" ] || {
-		echo "bench-kernels: no kernel ${k#*=} for ${k%%=*}" >&2
+bench=bench-kernels
+# shellcheck source=bench/benchlib.sh
+. "$top/bench/benchlib.sh"
+bench_need_kernels "$@"
+ra_settings=${BENCH_RA:-device 128}
+delays=${BENCH_DELAYS:-0 5}
+# shellcheck disable=SC2086 # the settings are words
+bench_check_ra $ra_settings
+for d in $delays; do
+	case $d in
+	none | [0-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;;
+	*)
+		echo "bench-kernels: BENCH_DELAYS: '$d' is neither 'none' nor milliseconds (0-999)" >&2
 		exit 1
-	}
+		;;
+	esac
 done
 for p in execfolio benchhelper; do
 	[ -x "$build/arm64/bin/$p" ] || {
@@ -69,26 +80,6 @@ done
 	for k; do echo "kernel ${k%%=*} ${k#*=} $(sha256sum "${k#*=}" | cut -c1-12)"; done
 } >"$out/run-info"
 
-ra_settings=${BENCH_RA:-device 128}
-delays=${BENCH_DELAYS:-0 5}
-for ra in $ra_settings; do
-	case $ra in
-	device | [1-9]*) ;;
-	*)
-		echo "bench-kernels: BENCH_RA: '$ra' is neither 'device' nor a read_ahead_kb" >&2
-		exit 1
-		;;
-	esac
-done
-for d in $delays; do
-	case $d in
-	none | [0-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;;
-	*)
-		echo "bench-kernels: BENCH_DELAYS: '$d' is neither 'none' nor milliseconds (0-999)" >&2
-		exit 1
-		;;
-	esac
-done
 echo "settings ra $ra_settings; delay $delays" >>"$out/run-info"
 
 r=1

@@ -24,21 +24,12 @@ rounds=${BENCH_ROUNDS:-2}
 ra_settings=${BENCH_RA:-device 128}
 mkdir -p "$out" "$work"
 
-for k; do
-	[ -f "${k#*=}" ] || {
-		echo "bench-x86: no kernel ${k#*=} for ${k%%=*}" >&2
-		exit 1
-	}
-done
-for ra in $ra_settings; do
-	case $ra in
-	device | [1-9]*) ;;
-	*)
-		echo "bench-x86: BENCH_RA: '$ra' is neither 'device' nor a read_ahead_kb" >&2
-		exit 1
-		;;
-	esac
-done
+bench=bench-x86
+# shellcheck source=bench/benchlib.sh
+. "$top/bench/benchlib.sh"
+bench_need_kernels "$@"
+# shellcheck disable=SC2086 # the settings are words
+bench_check_ra $ra_settings
 harness=$top/tests/vm/harness
 "$harness/mkdisk.sh" "$top/bench/disks/x86.sh" x86_64 "$image"
 "$harness/mkinitramfs.sh" x86_64 "$work/initramfs.gz" "$top/bench/guest/bench-pmd.sh"

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh
+#
+# Sourced by the host scripts of the VM benchmarks (bench-kernels.sh,
+# bench-costs.sh, bench-x86.sh) after setting $bench to their name: the
+# checks of their arguments and settings, which exit 1 with a message.
+
+# Every NAME=KERNEL argument names a kernel image that exists.
+bench_need_kernels() { # NAME=KERNEL...
+	for k; do
+		[ -f "${k#*=}" ] || {
+			echo "$bench: no kernel ${k#*=} for ${k%%=*}" >&2
+			exit 1
+		}
+	done
+}
+
+# Every read_ahead_kb setting (BENCH_RA) is "device" or a number of KB.
+bench_check_ra() { # SETTING...
+	for ra; do
+		case $ra in
+		device) ;;
+		'' | 0* | *[!0-9]*)
+			echo "$bench: BENCH_RA: '$ra' is neither 'device' nor a read_ahead_kb" >&2
+			exit 1
+			;;
+		esac
+	done
+}

@@ -47,7 +47,5 @@ for k; do
 		"$harness/run-vm.sh" arm64 "${k#*=}" "$work/cost-initramfs.gz" \
 		"$run.disk.img" "$run"
 	rm -f "$run.disk.img"
-	echo "bench-costs: took $(cat "$run/seconds") s," \
-		"$(grep -c '^ok' "$run/bench-costs.sh.tap" 2>/dev/null || true) ok," \
-		"$(grep -c '^not ok' "$run/bench-costs.sh.tap" 2>/dev/null || true) not ok"
+	bench_took "$run" bench-costs.sh
 done

@@ -100,9 +100,7 @@ while [ "$r" -le "$rounds" ]; do
 					"$harness/run-vm.sh" arm64 "${k#*=}" \
 					"$work/bench-initramfs.gz" "$run.disk.img" "$run"
 				rm -f "$run.disk.img"
-				echo "bench-kernels: took $(cat "$run/seconds") s," \
-					"$(grep -c '^ok' "$run/bench-workloads.sh.tap" 2>/dev/null || true) ok," \
-					"$(grep -c '^not ok' "$run/bench-workloads.sh.tap" 2>/dev/null || true) not ok"
+				bench_took "$run" bench-workloads.sh
 			done
 		done
 	done

@@ -57,9 +57,7 @@ while [ "$r" -le "$rounds" ]; do
 				"$harness/run-vm.sh" x86_64 "${k#*=}" "$work/initramfs.gz" \
 				"$run.disk.img" "$run"
 			rm -f "$run.disk.img"
-			echo "bench-x86: took $(cat "$run/seconds") s," \
-				"$(grep -c '^ok' "$run/bench-pmd.sh.tap" 2>/dev/null || true) ok," \
-				"$(grep -c '^not ok' "$run/bench-pmd.sh.tap" 2>/dev/null || true) not ok"
+			bench_took "$run" bench-pmd.sh
 		done
 	done
 	# Rotate the order so that no kernel always goes first.

@@ -27,3 +27,10 @@ bench_check_ra() { # SETTING...
 		esac
 	done
 }
+
+# One line on a finished boot: its time and its TAP's ok and not ok lines.
+bench_took() { # RUNDIR GUEST_SCRIPT
+	echo "$bench: took $(cat "$1/seconds") s," \
+		"$(grep -c '^ok' "$1/$2.tap" 2>/dev/null || true) ok," \
+		"$(grep -c '^not ok' "$1/$2.tap" 2>/dev/null || true) not ok"
+}

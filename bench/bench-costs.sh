@@ -36,7 +36,7 @@ append="$append${BENCH_INODES:+ BENCH_INODES=$BENCH_INODES}"
 {
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "qemu $(qemu-system-aarch64 --version | head -n 1), -icount shift=0, 1 CPU"
-	for k; do echo "kernel ${k%%=*} ${k#*=} $(sha256sum "${k#*=}" | cut -c1-12)"; done
+	bench_kernel_lines "$@"
 } >"$out/run-info"
 for k; do
 	run=$out/${k%%=*}

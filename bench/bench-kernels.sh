@@ -77,7 +77,7 @@ done
 	echo "qemu $(qemu-system-aarch64 --version | head -n 1)"
 	echo "rounds $rounds"
 	echo "params$params"
-	for k; do echo "kernel ${k%%=*} ${k#*=} $(sha256sum "${k#*=}" | cut -c1-12)"; done
+	bench_kernel_lines "$@"
 } >"$out/run-info"
 
 echo "settings ra $ra_settings; delay $delays" >>"$out/run-info"

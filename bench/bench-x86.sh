@@ -40,7 +40,7 @@ harness=$top/tests/vm/harness
 	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
 	echo "rounds $rounds"
 	echo "params${BENCH_REDIS_REQUESTS:+ BENCH_REDIS_REQUESTS=$BENCH_REDIS_REQUESTS}"
-	for k; do echo "kernel ${k%%=*} ${k#*=} $(sha256sum "${k#*=}" | cut -c1-12)"; done
+	bench_kernel_lines "$@"
 	echo "settings ra $ra_settings"
 } >"$out/run-info"
 r=1

@@ -34,3 +34,11 @@ bench_took() { # RUNDIR GUEST_SCRIPT
 		"$(grep -c '^ok' "$1/$2.tap" 2>/dev/null || true) ok," \
 		"$(grep -c '^not ok' "$1/$2.tap" 2>/dev/null || true) not ok"
 }
+
+# run-info's line for each NAME=KERNEL: the image relative to the tree
+# ($top) and the start of its SHA-256.
+bench_kernel_lines() { # NAME=KERNEL...
+	for k; do
+		echo "kernel ${k%%=*} ${k#*=} $(sha256sum "${k#*=}" | cut -c1-12)"
+	done | sed -e "s| $top/| |"
+}

@@ -79,9 +79,9 @@ command -v "${cross}gcc" >/dev/null ||
 fragments="$here/config/common.config $here/config/$arch.config"
 for k in $kfragments; do
 	fragments="$fragments $here/config/$k.config"
-	# Options of one kernel base only (test-7.3.config), and of one base
-	# and architecture (test-7.3-arm64.config).
-	for extra in $k-$kbase $k-$kbase-$arch; do
+	# Options of one architecture (test-arm64.config), of one kernel base
+	# (release-7.3.config), and of one base and architecture.
+	for extra in $k-$arch $k-$kbase $k-$kbase-$arch; do
 		[ ! -r "$here/config/$extra.config" ] ||
 			fragments="$fragments $here/config/$extra.config"
 	done

@@ -81,9 +81,6 @@ vm-suite.timeout := 1800
 vm-suite-6.12.base := vm-suite
 vm-suite-6.12.kbase := 6.12
 vm-suite-6.12.arches := arm64
-# The backport is v2: it does not carry the read-path fixes readfirst.sh
-# checks (every one of them fails there).
-vm-suite-6.12.tests.arm64 := bigprog.sh redis.sh
 
 # Debian names x86_64 amd64.
 $(VM_DIR)/%/redis-tree.stamp: tests/workloads/debian-tree.sh

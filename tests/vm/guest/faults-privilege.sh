@@ -81,11 +81,9 @@ expect "root.tagged: unchanged (mode, owner, times, policy, data)" \
 	"$before_root" snapshot $dir/root.tagged
 expect "root.plain: unchanged" "$before_plain" snapshot $dir/root.plain
 expect "user.tagged: unchanged" "$before_user" snapshot $dir/user.tagged
-# The files were written before their policy changed: on 6.12 the inode
-# left the cache once unused and came back afresh; on 7.3 the folios
-# cached under the old policy stay and the change stays pending.
+# The files were written before their policy changed: the folios cached
+# under the old policy stay and the change stays pending.
 pend=1
-[ "$(kbase)" != 6.12 ] || pend=0
 expect "root.tagged: still 16k from the xattr" \
 	"size=16384 source=xattr order=2 folio=16384 pending=$pend deferred=0" \
 	vmhelper state $dir/root.tagged

@@ -19,8 +19,6 @@
 #     the 2m-tagged file and a run of a tagged program complete, right,
 #     with no OOM kill, and the preferred folios that could not be charged
 #     are counted as fallbacks.
-# The 6.12 backport does not carry these fixes: vm-suite-6.12 does not
-# run this script.
 . /tests/vmlib.sh
 echo "1..25"
 ra=/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb

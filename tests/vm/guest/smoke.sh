@@ -41,13 +41,13 @@ run_measure() { # PROGRAM [fail] -> "BIG64 CONT TEXT"
 	wait $pid 2>/dev/null
 }
 
-if [ "$(kbase)" = 6.12 ]; then echo "1..31"; else echo "1..37"; fi
+echo "1..37"
 
 # The readahead window decides what a data fault's read-around brings in
 # before the text is executed.  Linux 7.3 gives the guest's virtio disk
 # 8M, enough for read-around to cache all of bigtext before its first
 # exec fault; the checks below are about exec faults, so they run with
-# 128K, the window 6.12 uses.
+# 128K, the window 6.12 gives it.
 ra=/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb
 diag "read_ahead_kb of ${TEST_DISK##*/}: $(cat $ra), set to 128"
 echo 128 >$ra
@@ -109,22 +109,16 @@ for v in "64k " 0x10000 4194304m 3k; do
 done
 
 # Changes on cached inodes: bigtext.none has folios cached.  While it is
-# open the change is pending.  On 6.12 the inode does not linger once
-# unused, so the next open instantiates it afresh; on 7.3 the cached folios
-# stay (no eviction, no writeback) until the cache lets them go.
+# open the change is pending, and the cached folios stay (no eviction, no
+# writeback) until the cache lets them go.
 exec 3</mnt/bigtext.none
 vmhelper setxattr /mnt/bigtext.none 64k >/dev/null
 check_eq "xattr set on a cached inode in use: applied, pending" \
 	"$(state /mnt/bigtext.none)" "size=65536 source=xattr order=4 folio=65536 pending=1 deferred=0"
 exec 3<&-
-if [ "$(kbase)" = 6.12 ]; then
-	check_eq "once unused it does not linger: instantiated afresh" \
-		"$(state /mnt/bigtext.none)" "size=65536 source=xattr order=4 folio=65536 pending=0 deferred=0"
-else
-	check_eq "once unused it stays cached, the change still pending" \
-		"$(state /mnt/bigtext.none)" "size=65536 source=xattr order=4 folio=65536 pending=1 deferred=0"
-	drop_caches
-fi
+check_eq "once unused it stays cached, the change still pending" \
+	"$(state /mnt/bigtext.none)" "size=65536 source=xattr order=4 folio=65536 pending=1 deferred=0"
+drop_caches
 set -- $(run_measure /mnt/bigtext.none)
 echo "# bigtext.none after the change: ${1}% of ${3} text bytes in folios >= 64K, cont-aligned ${2}%"
 check "bigtext.none after the change: at least 90% in folios >= 64K" \
@@ -138,52 +132,45 @@ chmod 0644 /mnt/plain
 check_eq "chmod -x on a cached inode in use: no policy, pending" \
 	"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=1 deferred=0"
 exec 3<&-
-if [ "$(kbase)" = 6.12 ]; then
-	check_eq "once unused it does not linger: instantiated afresh" \
-		"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=0 deferred=0"
-else
-	check_eq "once unused its folios stay cached, the change still pending" \
-		"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=1 deferred=0"
-fi
+check_eq "once unused its folios stay cached, the change still pending" \
+	"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=1 deferred=0"
 
 # A library (mode 0644, no xattr) as the dynamic loader uses it: its ELF
 # header read() while nothing else of it is cached, then mapped executable.
-# On 7.3 the mapping brings it into the mount default, and the few clean
+# The mapping brings it into the mount default, and the few clean
 # folios of the header read are dropped (not pending) so that its first
 # text block is read as a 64K folio.
-if [ "$(kbase)" != 6.12 ]; then
-	cp /mnt/bigtext /mnt/lib.so
-	chmod 0644 /mnt/lib.so
-	drop_caches
-	dd if=/mnt/lib.so of=/dev/null bs=832 count=1 2>/dev/null
-	check_eq "library mapped executable after its header read: mount default, header folios dropped" \
-		"$(vmhelper execsum /mnt/lib.so >/tmp/execsum.out && state /mnt/lib.so)" \
-		"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
-	check_eq "library mapped executable: its bytes as read(2) gives them" \
-		"$(cat /tmp/execsum.out)" "$(vmhelper sum /mnt/lib.so)"
-	cp /mnt/lib.so /mnt/lib2.so
-	drop_caches
-	vmhelper read /mnt/lib2.so >/dev/null
-	check_eq "a library cached whole before its first executable mapping keeps its folios (pending)" \
-		"$(vmhelper execsum /mnt/lib2.so >/dev/null && state /mnt/lib2.so)" \
-		"size=65536 source=mount order=4 folio=65536 pending=1 deferred=0"
-	rm -f /mnt/lib.so /mnt/lib2.so
+cp /mnt/bigtext /mnt/lib.so
+chmod 0644 /mnt/lib.so
+drop_caches
+dd if=/mnt/lib.so of=/dev/null bs=832 count=1 2>/dev/null
+check_eq "library mapped executable after its header read: mount default, header folios dropped" \
+	"$(vmhelper execsum /mnt/lib.so >/tmp/execsum.out && state /mnt/lib.so)" \
+	"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
+check_eq "library mapped executable: its bytes as read(2) gives them" \
+	"$(cat /tmp/execsum.out)" "$(vmhelper sum /mnt/lib.so)"
+cp /mnt/lib.so /mnt/lib2.so
+drop_caches
+vmhelper read /mnt/lib2.so >/dev/null
+check_eq "a library cached whole before its first executable mapping keeps its folios (pending)" \
+	"$(vmhelper execsum /mnt/lib2.so >/dev/null && state /mnt/lib2.so)" \
+	"size=65536 source=mount order=4 folio=65536 pending=1 deferred=0"
+rm -f /mnt/lib.so /mnt/lib2.so
 
-	# An execute bit given through a POSIX ACL (setfacl), which changes
-	# the mode without a chmod, applies the mount default; taken away,
-	# it leaves no policy.
-	cp /mnt/bigtext /mnt/acl.prog
-	chmod 0644 /mnt/acl.prog
-	check_eq "acl: user::rwx set" "$(vmhelper acl /mnt/acl.prog access 0755)" ok
-	check_eq "acl: an execute bit through the ACL applies the mount default" \
-		"$(stat -c %a /mnt/acl.prog) $(state /mnt/acl.prog)" \
-		"755 size=65536 source=mount order=4 folio=65536 pending=1 deferred=0"
-	vmhelper acl /mnt/acl.prog access 0644 >/dev/null
-	check_eq "acl: the last execute bit taken through the ACL leaves no policy" \
-		"$(stat -c %a /mnt/acl.prog) $(state /mnt/acl.prog)" \
-		"644 size=0 source=none order=0 folio=4096 pending=1 deferred=0"
-	rm -f /mnt/acl.prog
-fi
+# An execute bit given through a POSIX ACL (setfacl), which changes
+# the mode without a chmod, applies the mount default; taken away,
+# it leaves no policy.
+cp /mnt/bigtext /mnt/acl.prog
+chmod 0644 /mnt/acl.prog
+check_eq "acl: user::rwx set" "$(vmhelper acl /mnt/acl.prog access 0755)" ok
+check_eq "acl: an execute bit through the ACL applies the mount default" \
+	"$(stat -c %a /mnt/acl.prog) $(state /mnt/acl.prog)" \
+	"755 size=65536 source=mount order=4 folio=65536 pending=1 deferred=0"
+vmhelper acl /mnt/acl.prog access 0644 >/dev/null
+check_eq "acl: the last execute bit taken through the ACL leaves no policy" \
+	"$(stat -c %a /mnt/acl.prog) $(state /mnt/acl.prog)" \
+	"644 size=0 source=none order=0 folio=4096 pending=1 deferred=0"
+rm -f /mnt/acl.prog
 
 # Strength: with every allocation of order >= 4 failing for it, an uncached
 # program still runs, on smaller folios, and the fallback is counted and
@@ -200,7 +187,7 @@ check "its text is on smaller folios" test "${1:-100}" -lt 10
 after=$(fallbacks)
 echo "# thp_file_pref_fallback: $before -> $after"
 check "the fallback is counted in /proc/vmstat" test "${after:-0}" -gt "${before:-0}"
-check "the fallback is reported (log on 6.12, tracepoint on 7.3)" \
+check "the fallback is reported by the tracepoint" \
 	test "$(fallback_logs)" -gt 0
 
 # Remount: the new default applies to inodes instantiated afterwards.

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * vmvectors [--lbs] VECTORS DEVICE DIR: check the kernel's exec folio
+ * vmvectors VECTORS DEVICE DIR: check the kernel's exec folio
  * policy against the shared test vectors, as TAP, inside a test guest.
- * --lbs: the kernel is the 6.12 backport, whose order is the vectors'
- * order-lbs.
  *
  * DEVICE is an XFS filesystem with 4K blocks that vmvectors mounts on DIR
  * (and remounts per vector).  For "parse" vectors it sets the value as
@@ -39,7 +37,6 @@
 #include "vectors-offline.h"
 
 static const char *dev, *dir;
-static bool lbs_kernel;
 static unsigned int test_no, failed, skipped;
 
 static void result(bool ok, const struct execfolio_vector *vec, const char *why)
@@ -129,13 +126,10 @@ static const char *offline_path(const struct execfolio_vector *vec, char *path,
 	return path;
 }
 
-/*
- * The order the running kernel should report: the 6.12 backport's policy is
- * a large-block-size minimum, lowered to the file's size (order-lbs).
- */
+/* The order the running kernel should report (both bases, 7.3 and 6.12). */
 static unsigned int expected_order(const struct execfolio_vector *vec)
 {
-	return lbs_kernel ? vec->expect_order_lbs : vec->expect_order;
+	return vec->expect_order;
 }
 
 /* Compare the policy of @path with @vec's, report, and unlink if asked. */
@@ -225,14 +219,9 @@ int main(int argc, char **argv)
 	size_t i;
 	int fd;
 
-	if (argc == 5 && !strcmp(argv[1], "--lbs")) {
-		lbs_kernel = true;
-		argc--;
-		argv++;
-	}
 	if (argc != 4) {
 		fprintf(stderr,
-			"usage: vmvectors [--lbs] VECTORS DEVICE DIR\n");
+			"usage: vmvectors VECTORS DEVICE DIR\n");
 		return 2;
 	}
 	dev = argv[2];

@@ -224,20 +224,14 @@ fallbacks() { awk '$1 == "thp_file_pref_fallback" { print $2 }' /proc/vmstat; }
 # The kernel base the guest runs: 6.12 (the backport) or 7.3.
 kbase() { case $(uname -r) in 6.12*) echo 6.12 ;; *) echo 7.3 ;; esac; }
 # Does the kernel give executable mappings large folios without any policy?
-# On 7.3 arm64 upstream's exec_folio_order() does (64K); nowhere else.
-arch_exec_default() { [ "$(kbase)" != 6.12 ] && [ "$(uname -m)" = aarch64 ]; }
+# On arm64 upstream's exec_folio_order() does (64K; 7.3, and the 6.12
+# backport carries it); nowhere else.
+arch_exec_default() { [ "$(uname -m)" = aarch64 ]; }
 # Fallbacks to smaller folios reported since the previous call (the first
-# call: since boot): kernel log lines on 6.12, events of the tracepoint
-# readahead:page_cache_pref_fallback on 7.3 (enabled by the first call;
-# -1 when the kernel has no such tracepoint).
+# call: since boot): events of the tracepoint
+# readahead:page_cache_pref_fallback (enabled by the first call; -1 when
+# the kernel has no such tracepoint).
 fallback_logs() {
-	if [ "$(kbase)" = 6.12 ]; then
-		now=$(dmesg | grep -c "using smaller folios")
-		prev=$(cat /tmp/fallback_logs 2>/dev/null || echo 0)
-		echo "$now" >/tmp/fallback_logs
-		echo $((now - prev))
-		return
-	fi
 	tr=/sys/kernel/tracing
 	[ -e $tr/trace ] || mount -t tracefs nodev $tr 2>/dev/null
 	ev=$tr/events/readahead/page_cache_pref_fallback

@@ -66,16 +66,11 @@ static void column_params(const struct execfolio_report *r,
 		return;
 	p->mode = EXECFOLIO_SIM_POLICY;
 	/*
-	 * The block size is assumed to be the page size (XFS default). On
-	 * 7.3 the order does not depend on the file's size; the 6.12
-	 * backport's is the large-block-size minimum, at most the file.
+	 * The block size is assumed to be the page size (XFS default). The
+	 * order does not depend on the file's size, on 7.3 and on the 6.12
+	 * backport.
 	 */
-	if (r->kernel == EXECFOLIO_SIM_KERNEL_6_12)
-		p->order = execfolio_order_lbs(size, r->page_size, r->page_size,
-					       f->size, max);
-	else
-		p->order =
-			execfolio_order(size, r->page_size, r->page_size, max);
+	p->order = execfolio_order(size, r->page_size, r->page_size, max);
 }
 
 static uint64_t tlb_total(const struct execfolio_sim_result *s)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The fault and read paths of Linux 6.12 and of the 6.12 backport of the
- * execfolio series (a preferred order; the exec fault hook and the whole
- * folio mapping of its patches 2 and 3), as the simulator replays them.
+ * The fault and read paths of stock Linux 6.12 and of the seed's option one
+ * on it, as the simulator replays them.  A file with a policy on 6.12 takes
+ * the 7.3 paths (simulate_73.c): the 6.12 backport carries the series with
+ * the upstream read paths it builds on.
  */
 #include "simulate_internal.h"
 
@@ -19,7 +20,7 @@ static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
 	uint64_t index = ractl->index;
 	uint64_t limit = (s->size - 1) / s->p->page_size;
 	uint64_t mark = index + ra->size - ra->async_size;
-	uint64_t min_ra_size = s->pref_order ? min_nr : max_u64(4, min_nr);
+	uint64_t min_ra_size = max_u64(4, min_nr);
 
 	if (ra->size < min_ra_size)
 		goto fallback;
@@ -48,19 +49,6 @@ static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
 	page_cache_ra_order(s, ractl, order);
 }
 
-/* page_cache_ra_pref() of the series: whole preferred folios, no mark. */
-static void page_cache_ra_pref(struct sim *s, struct ractl *ractl,
-			       uint64_t index, uint64_t nr_pages)
-{
-	struct ra_state window = { .start = index, .size = nr_pages };
-	struct ractl pref = { .ra = &window };
-
-	sim_ra_window_pref(s, &window);
-	pref.index = window.start;
-	page_cache_ra_order(s, &pref, s->pref_order);
-	ractl->index = pref.index;
-}
-
 /* page_cache_sync_ra(): a read(2) or execve(2) missed the cache. */
 static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
 			       uint64_t index, uint64_t req_count)
@@ -73,36 +61,11 @@ static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
 	}
 	if (!sim_sync_ra_window(s, ra, index, req_count)) {
 		/* A small random read, the readahead state left alone. */
-		if (s->pref_order)
-			page_cache_ra_pref(s, &ractl, index, req_count);
-		else
-			sim_do_page_cache_ra(s, &ractl, req_count, 0);
+		sim_do_page_cache_ra(s, &ractl, req_count, 0);
 		return;
 	}
-	/* Whole preferred folios; the async mark stays inside. */
-	if (s->pref_order)
-		sim_ra_window_pref(s, ra);
 	ractl.index = ra->start;
 	page_cache_ra_order(s, &ractl, 0);
-}
-
-/*
- * do_exec_folio_readahead() of the execfolio series (patch 2): the
- * naturally aligned folio of the preferred order around the fault,
- * bounded to the part of the file the VMA maps, read with a window of its
- * own (no async mark, the file's readahead state untouched).
- */
-static void do_exec_folio_readahead(struct sim *s, const struct vma *vma,
-				    uint64_t page)
-{
-	uint64_t nr = 1ull << s->pref_order;
-	uint64_t start = round_down_u64(page, nr);
-	uint64_t first = max_u64(start, vma->first);
-	uint64_t end = min_u64(start + nr, vma->last + 1);
-	struct ra_state window = { .start = first, .size = end - first };
-	struct ractl ractl = { .index = first, .ra = &window };
-
-	page_cache_ra_order(s, &ractl, s->pref_order);
 }
 
 static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
@@ -111,10 +74,6 @@ static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
 	struct ractl ractl = { .index = page, .ra = ra };
 	unsigned int ra_pages = s->p->ra_pages;
 
-	if (exec && s->pref_order && ra_pages) {
-		do_exec_folio_readahead(s, &s->vmas[vma_idx], page);
-		return;
-	}
 	if (exec && s->p->mode == EXECFOLIO_SIM_EXEC_ORDER) {
 		/* The seed's hook: a fixed order for every exec fault. */
 		unsigned int order = s->p->order;
@@ -139,34 +98,16 @@ static void do_async_mmap_readahead(struct sim *s, struct ra_state *ra,
 
 	if (!s->p->ra_pages)
 		return;
-	/* Text with a preferred folio order gets no async readahead. */
-	if (exec && s->pref_order)
-		return;
 	if (ra->mmap_miss)
 		ra->mmap_miss--;
 	if (s->ra_mark[head])
 		page_cache_async_ra(s, &ractl, head, s->p->ra_pages);
 }
 
-/*
- * finish_fault() of the execfolio series (patch 3): a read fault on text
- * with a preferred folio order maps the whole folio when it lies inside
- * the VMA and one page table and none of its pages is mapped yet. Else,
- * and a PMD-mappable folio always, as stock maps: sim_map_page().
- */
+/* finish_fault(): one page per fault, as stock 6.12 maps a file folio. */
 static void finish_fault(struct sim *s, uint64_t page, int vma_idx, bool exec)
 {
-	uint64_t head = s->head[page], nr = 1ull << s->order[head], i;
-
-	if (!exec || !s->pref_order || nr == 1 ||
-	    !sim_folio_fits(s, head, vma_idx) ||
-	    !sim_folio_unmapped(s, head, vma_idx) ||
-	    sim_folio_pmd_mappable(s, head, &s->vmas[vma_idx])) {
-		sim_map_page(s, page, vma_idx);
-		return;
-	}
-	for (i = head; i < head + nr; i++)
-		sim_map_pte(s, i, vma_idx);
+	sim_map_page(s, page, vma_idx);
 }
 
 /* do_fault_around() + filemap_map_pages(): map what is cached nearby. */

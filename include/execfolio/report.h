@@ -86,8 +86,7 @@ int execfolio_report_load(struct execfolio_report *r, FILE *in,
  * size per file: of 16K..2M the one that maps the touched text with the
  * fewest TLB entries without reading more than stock (ties to the
  * smaller), none when no size beats stock. The policy columns take the
- * order as the modelled kernel's series does: execfolio_order() on 7.3,
- * execfolio_order_lbs() (no folio larger than the file) on 6.12. Returns
+ * order as the series does on both kernels: execfolio_order(). Returns
  * 0, or -errno with the file and the reason in @err (-EINVAL: options out
  * of range).
  */

@@ -14,12 +14,10 @@
  * on a marked folio (page_cache_async_ra, order growth by 2 in
  * page_cache_ra_order), the fallback to order-0 readahead when part of a
  * window is cached, fault-around mapping of cached folios (skipping marked
- * ones), PMD mapping of aligned PMD-sized folios, and what the 6.12
- * backport of the execfolio kernel series does for a file with a policy:
- * an exec fault reads the naturally aligned folio of that order, bounded
- * to the VMA, with a window of its own and no async readahead, and maps
- * the whole folio when it lies inside the VMA and one page table;
- * readahead windows get folios of the preferred order where they fit.
+ * ones), PMD mapping of aligned PMD-sized folios.  A file with a policy
+ * on 6.12 is replayed as on 7.3: the 6.12 backport of the execfolio series
+ * carries it with the upstream read paths it builds on (the VM_EXEC
+ * branch, the order in file_ra_state, whole-folio finish_fault()).
  *
  * Linux 7.3: the VM_EXEC branch of do_sync_mmap_readahead() (a window of
  * ra_pages from the folio of exec_folio_order() around the fault, bounded
@@ -95,8 +93,8 @@ struct execfolio_sim_params {
 	/*
 	 * EXEC_ORDER: the order exec faults read (4 for 64K at 4K pages).
 	 * POLICY: the mapping's preferred order: execfolio_order() of the
-	 * size on 7.3 (0 for a 4k policy, which on 7.3 still replaces the
-	 * architecture's order), execfolio_order_lbs() on 6.12.
+	 * size (0 for a 4k policy, which still replaces the architecture's
+	 * order).
 	 */
 	unsigned int order;
 	enum execfolio_sim_kernel kernel;

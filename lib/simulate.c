@@ -243,10 +243,10 @@ int execfolio_sim_run(const struct execfolio_sim_file *file,
 	 * The 6.12 backport carries the 7.3 series and the upstream read
 	 * paths it builds on: a policy on 6.12 takes 7.3's paths.
 	 */
-	s.kernel = params->kernel == EXECFOLIO_SIM_KERNEL_7_3 ||
-				   params->mode == EXECFOLIO_SIM_POLICY ?
-			   &sim_kernel_73 :
-			   &sim_kernel_612;
+	s.kernel = &sim_kernel_612;
+	if (params->kernel == EXECFOLIO_SIM_KERNEL_7_3 ||
+	    params->mode == EXECFOLIO_SIM_POLICY)
+		s.kernel = &sim_kernel_73;
 	ret = setup(&s, file);
 	for (i = 0; !ret && i < file->ntouches; i++) {
 		const struct execfolio_sim_touch *t = &file->touches[i];

@@ -126,12 +126,6 @@ static const char *offline_path(const struct execfolio_vector *vec, char *path,
 	return path;
 }
 
-/* The order the running kernel should report (both bases, 7.3 and 6.12). */
-static unsigned int expected_order(const struct execfolio_vector *vec)
-{
-	return vec->expect_order;
-}
-
 /* Compare the policy of @path with @vec's, report, and unlink if asked. */
 static void check_state(const struct execfolio_vector *vec, const char *path,
 			bool remove)
@@ -145,7 +139,7 @@ static void check_state(const struct execfolio_vector *vec, const char *path,
 			 strerror(-ret));
 	else if (ef.ef_size != vec->expect_size ||
 		 ef.ef_source != vec->expect_source ||
-		 ef.ef_order != expected_order(vec))
+		 ef.ef_order != vec->expect_order)
 		snprintf(
 			why, sizeof(why),
 			"size=%s source=%s order=%u, want size=%s source=%s order=%u",
@@ -153,7 +147,7 @@ static void check_state(const struct execfolio_vector *vec, const char *path,
 			execfolio_source_name(ef.ef_source), ef.ef_order,
 			execfolio_format_size(vec->expect_size, want),
 			execfolio_source_name(vec->expect_source),
-			expected_order(vec));
+			vec->expect_order);
 	if (remove)
 		unlink(path);
 	result(!why[0], vec, why);
@@ -220,8 +214,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc != 4) {
-		fprintf(stderr,
-			"usage: vmvectors VECTORS DEVICE DIR\n");
+		fprintf(stderr, "usage: vmvectors VECTORS DEVICE DIR\n");
 		return 2;
 	}
 	dev = argv[2];

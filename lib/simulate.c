@@ -153,7 +153,7 @@ static int setup(struct sim *s, const struct execfolio_sim_file *file)
 	s->pmd_order = ilog2_u64(ps) - 3;
 	s->cont_order = ps < (64u << 10) ? ilog2_u64((64u << 10) / ps) : 0;
 	/*
-	 * The policy is a preferred order (patch 1): no minimum, and
+	 * The policy is a preferred order (patch 2): no minimum, and
 	 * mapping_pref_folio_order() is 0 unless above the minimum. On 7.3
 	 * an explicit order 0 still replaces exec_folio_order().
 	 */

@@ -2,8 +2,8 @@
 /*
  * The fault and read paths of Linux 7.3 (mm/filemap.c, mm/readahead.c,
  * mm/memory.c of Debian's linux-source-7.3) and of the execfolio series on
- * it (patch 1: the preferred order in readahead and filemap_create_folio();
- * patch 2: the file's order in the VM_EXEC branch, read-around from a
+ * it (patch 2: the preferred order in readahead and filemap_create_folio();
+ * patch 3: the file's order in the VM_EXEC branch, read-around from a
  * folio boundary), as the simulator replays them.
  */
 #include <limits.h>
@@ -13,7 +13,7 @@
 /*
  * page_cache_ra_order(): the order comes from the readahead state, clamped
  * to the window; no readahead mark when the window reaches EOF. With a
- * preferred order (patch 1) that order is a floor where the window can
+ * preferred order (patch 2) that order is a floor where the window can
  * hold it, and a folio that overlaps cached pages is retried smaller, the
  * cached pages skipped, instead of ending the window.
  */
@@ -75,7 +75,7 @@ static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
 /*
  * page_cache_sync_ra(): a read(2) or execve(2) missed the cache. Order-0
  * folios on stock 7.3; with a preferred order the window is widened to
- * whole folios of it (patch 1), and a lone small read is left alone.
+ * whole folios of it (patch 2), and a lone small read is left alone.
  */
 static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
 			       uint64_t index, uint64_t req_count)
@@ -106,10 +106,10 @@ static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
 /*
  * do_sync_mmap_readahead(). Exec faults: upstream's VM_EXEC branch, a
  * window of ra_pages from the folio of exec_folio_order() around the
- * fault (the file's preferred order instead when it has one, patch 2),
+ * fault (the file's preferred order instead when it has one, patch 3),
  * bounded by the VMA, no async mark, no mmap_miss accounting. Other
  * faults: read-around centred on the fault in order-0 folios, from a
- * boundary of the preferred order when the fault stays inside (patch 2).
+ * boundary of the preferred order when the fault stays inside (patch 3).
  */
 static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
 				   uint64_t page, int vma_idx, bool exec)

@@ -37,7 +37,7 @@
 # the mount option shown and remounted.
 VM_TIERS += vm-smoke vm-smoke-6.12
 vm-smoke.arches := arm64 x86_64
-vm-smoke.tests := smoke.sh vectors.sh
+vm-smoke.tests := smoke.sh vectors.sh hwpoison.sh
 vm-smoke.disk := smoke
 
 # The same tier on the 6.12 backport, arm64.

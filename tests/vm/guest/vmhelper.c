@@ -36,6 +36,11 @@
  *                                KIB blocks still free as KIB folios,
  *                                print "fragment ready ...", wait for a
  *                                signal
+ *   vmhelper hwpoison PATH POISON TOUCH
+ *                                poison page POISON of PATH while its
+ *                                folio is pinned, map PATH again, read page
+ *                                TOUCH and report what the fault mapped
+ *                                (vmhelper-hwpoison.c)
  *
  * Exit status: 0 when the operation succeeded, 1 when it failed, 2 usage.
  */
@@ -376,9 +381,11 @@ int main(int argc, char **argv)
 		return cmd_hog(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "fragment"))
 		return cmd_fragment(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "hwpoison"))
+		return cmd_hwpoison(argv[2], argv[3], argv[4]);
 	fprintf(stderr,
 		"usage: vmhelper state|rmxattr|read PATH | setxattr PATH VALUE |\n"
 		"       mount DEV DIR [remount] VALUE | as-user UID GID CMD... |\n"
-		"       hog MIB | fragment KIB\n");
+		"       hog MIB | fragment KIB | hwpoison PATH POISON TOUCH\n");
 	return 2;
 }

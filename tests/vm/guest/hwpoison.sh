@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# In-guest test: a hardware-poisoned page of a large page-cache folio that
+# memory failure could not split is never mapped by a fault on another
+# page of the folio (DESIGN.md section 6.2).  A 256K file tagged 64k is
+# read into 64K folios; vmhelper hwpoison pins one of them through a pipe,
+# poisons page 5 (MADV_HWPOISON), maps the file again and reads page 3.
+# With fault-around at one page, that fault is finish_fault()'s, which
+# maps a whole folio: page 5 must stay unmapped, so that reading it faults
+# and never reads the poisoned page.  Runs last in its tier: the poisoned
+# page stays poisoned.
+. /tests/vmlib.sh
+
+echo "1..6"
+
+check "mount" mount "$TEST_DISK" /mnt
+file=/mnt/hwpoison.dat
+head -c 262144 /dev/urandom >$file
+check_eq "tag it 64k" "$(vmhelper setxattr $file 64k)" ok
+drop_caches
+check_eq "the tagged file gets 64K folios" "$(vmhelper state $file)" \
+	"size=65536 source=xattr order=4 folio=65536 pending=0 deferred=0"
+
+fault_around=/sys/kernel/debug/fault_around_bytes
+saved=$(cat $fault_around)
+echo 4096 >$fault_around
+result=$(vmhelper hwpoison $file 5 3)
+echo "$saved" >$fault_around
+diag "vmhelper hwpoison: $result"
+set -- $result
+check_eq "memory failure left the poisoned page in its large folio" \
+	"${1:-} ${2:-}" "large=1 poisoned=1"
+check_eq "a fault on page 3 of the folio does not map poisoned page 5" \
+	"${3:-}" "mapped=0"
+# Touching the page must reach the fault handler's poison check, which
+# drops the clean folio and reads the page again (7.3) or, while another
+# page of the folio is mapped, fails the fault (6.12): either way the
+# poisoned page is not read.
+case ${4:-} in
+access=fresh | access=sigbus) ok "reading it gets a fresh page or SIGBUS, not the poisoned page (${4#access=})" ;;
+*) not_ok "reading it gets a fresh page or SIGBUS, not the poisoned page (got '${4:-}')" ;;
+esac
+[ $failed = 0 ]

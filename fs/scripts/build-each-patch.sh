@@ -11,6 +11,7 @@ arch=${1:-arm64}
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/scripts/kbase.sh"
+. "$here/scripts/fragments.sh"
 src=${KERNEL_BUILD:-$top/build/kernel}/$kbase-$arch-each
 jobs=${JOBS:-2}
 case $arch in
@@ -18,8 +19,10 @@ arm64) cross=aarch64-linux-gnu- target=Image ;;
 x86_64) cross= target=bzImage ;;
 *) echo "build-each-patch: unknown ARCH '$arch'" >&2; exit 1 ;;
 esac
-fragments="$here/config/common.config $here/config/$arch.config $here/config/test.config"
-[ ! -r "$here/config/test-$kbase.config" ] || fragments="$fragments $here/config/test-$kbase.config"
+kernel_fragments "$arch" test || {
+	echo "build-each-patch: $fragments_error" >&2
+	exit 1
+}
 patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series_dir/series")
 
 rm -rf "$src"

@@ -42,6 +42,7 @@ kseries=${4:-execfolio}
 here=$(cd "$(dirname "$0")/.." && pwd)	# fs/
 top=$(cd "$here/.." && pwd)
 . "$here/scripts/kbase.sh"
+. "$here/scripts/fragments.sh"
 kbuild=${KERNEL_BUILD:-$top/build/kernel}
 jobs=${JOBS:-2}
 
@@ -60,32 +61,11 @@ x86_64)
 	die "unknown ARCH '$arch': use arm64 or x86_64"
 	;;
 esac
-# kasan: the test kernel with KASAN on top (fs/config/kasan.config);
-# pages16k: the test kernel with 16K pages (fs/config/pages16k.config).
-case $kconfig in
-test | release) kfragments=$kconfig ;;
-kasan) kfragments="test kasan" ;;
-pages16k)
-	[ "$arch" = arm64 ] || die "KCONFIG=pages16k is for ARCH=arm64 only"
-	kfragments="test pages16k"
-	;;
-*) die "unknown KCONFIG '$kconfig': use test, release, kasan or pages16k" ;;
-esac
-
 [ -r "$tarball" ] || die "$tarball not found: $kbase_hint"
 command -v "${cross}gcc" >/dev/null ||
 	die "${cross}gcc not found: run 'make deps'"
 
-fragments="$here/config/common.config $here/config/$arch.config"
-for k in $kfragments; do
-	fragments="$fragments $here/config/$k.config"
-	# Options of one architecture (test-arm64.config), of one kernel base
-	# (release-7.3.config), and of one base and architecture.
-	for extra in $k-$arch $k-$kbase $k-$kbase-$arch; do
-		[ ! -r "$here/config/$extra.config" ] ||
-			fragments="$fragments $here/config/$extra.config"
-	done
-done
+kernel_fragments "$arch" "$kconfig" || die "$fragments_error"
 for f in $fragments $series_dir/series; do
 	[ -r "$f" ] || die "$f is missing"
 done

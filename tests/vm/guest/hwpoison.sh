@@ -12,7 +12,7 @@
 # page stays poisoned.
 . /tests/vmlib.sh
 
-echo "1..6"
+echo "1..8"
 
 check "mount" mount "$TEST_DISK" /mnt
 file=/mnt/hwpoison.dat
@@ -22,23 +22,29 @@ drop_caches
 check_eq "the tagged file gets 64K folios" "$(vmhelper state $file)" \
 	"size=65536 source=xattr order=4 folio=65536 pending=0 deferred=0"
 
+# Fault-around skips poisoned pages itself: with it on, the test would
+# pass without the fix.
 fault_around=/sys/kernel/debug/fault_around_bytes
 saved=$(cat $fault_around)
 echo 4096 >$fault_around
+check_eq "fault-around is off (fault_around_bytes one page)" \
+	"$(cat $fault_around)" 4096
 result=$(vmhelper hwpoison $file 5 3)
 echo "$saved" >$fault_around
 diag "vmhelper hwpoison: $result"
 set -- $result
-check_eq "memory failure left the poisoned page in its large folio" \
-	"${1:-} ${2:-}" "large=1 poisoned=1"
-check_eq "a fault on page 3 of the folio does not map poisoned page 5" \
-	"${3:-}" "mapped=0"
-# Touching the page must reach the fault handler's poison check, which
+check_eq "memory failure left poisoned page 5 in the large folio of page 3" \
+	"${1:-} ${2:-} ${3:-}" "large=1 samefolio=1 poisoned=1"
+check_eq "a new mapping's fault on page 3 finds that folio" "${4:-}" "kept=1"
+# Without the fix, all 16 pages of the folio are mapped.
+check_eq "that fault maps page 3 alone, not the poisoned page" \
+	"${5:-}" "mapped=1"
+# Touching page 5 must reach the fault handler's poison check, which
 # drops the clean folio and reads the page again (7.3) or, while another
 # page of the folio is mapped, fails the fault (6.12): either way the
 # poisoned page is not read.
-case ${4:-} in
-access=fresh | access=sigbus) ok "reading it gets a fresh page or SIGBUS, not the poisoned page (${4#access=})" ;;
-*) not_ok "reading it gets a fresh page or SIGBUS, not the poisoned page (got '${4:-}')" ;;
+case ${6:-} in
+access=fresh | access=sigbus) ok "reading page 5 gets a fresh page or SIGBUS, not the poisoned page (${6#access=})" ;;
+*) not_ok "reading page 5 gets a fresh page or SIGBUS, not the poisoned page (got '${6:-}')" ;;
 esac
 [ $failed = 0 ]

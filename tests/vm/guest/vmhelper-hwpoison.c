@@ -16,6 +16,11 @@
  * while another page of the folio is mapped), instead of consuming the
  * poison.  The caller makes such faults reach finish_fault() by setting
  * fault_around_bytes to one page.
+ *
+ * Memory failure signals the task that injected the poison (and, with
+ * vm.memory_failure_early_kill set, every task mapping the page, which
+ * the default leaves alone): a child injects it, the parent keeps the
+ * mapping and the pin.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,14 +48,17 @@
 #define PAGEMAP_PRESENT (1ULL << 63)
 #define PAGEMAP_PFN_MASK ((1ULL << 55) - 1)
 
-static long page_size;
+/* The test file is tagged 64k: 16 pages of 4K, physically aligned. */
+#define HWPOISON_PAGE_SIZE 4096
+#define FOLIO_PAGES 16
+
 static sigjmp_buf sigbus_jump;
 
 /* The pagemap entry of the page at @addr of this process, or 0. */
-static uint64_t pagemap_entry(const volatile void *addr)
+static uint64_t pagemap_entry(const volatile char *addr)
 {
 	uint64_t entry = 0;
-	off_t off = (uintptr_t)addr / page_size * sizeof(entry);
+	off_t off = (uintptr_t)addr / HWPOISON_PAGE_SIZE * sizeof(entry);
 	int fd = open("/proc/self/pagemap", O_RDONLY);
 
 	if (fd < 0 || pread(fd, &entry, sizeof(entry), off) != sizeof(entry))
@@ -60,43 +68,50 @@ static uint64_t pagemap_entry(const volatile void *addr)
 	return entry;
 }
 
-/* The /proc/kpageflags entry of the page mapped at @addr, or 0. */
-static uint64_t page_flags(const volatile void *addr)
+/* The PFN of the page mapped at @addr, or 0 when none is. */
+static uint64_t mapped_pfn(const volatile char *addr)
 {
-	uint64_t entry = pagemap_entry(addr), flags = 0;
-	off_t off = (entry & PAGEMAP_PFN_MASK) * sizeof(flags);
-	int fd;
+	uint64_t entry = pagemap_entry(addr);
 
-	if (!(entry & PAGEMAP_PRESENT))
-		return 0;
-	fd = open("/proc/kpageflags", O_RDONLY);
-	if (fd < 0 || pread(fd, &flags, sizeof(flags), off) != sizeof(flags))
+	return entry & PAGEMAP_PRESENT ? entry & PAGEMAP_PFN_MASK : 0;
+}
+
+/* The /proc/kpageflags entry of @pfn, or 0. */
+static uint64_t pfn_flags(uint64_t pfn)
+{
+	uint64_t flags = 0;
+	int fd = open("/proc/kpageflags", O_RDONLY);
+
+	if (fd < 0 || pread(fd, &flags, sizeof(flags), pfn * sizeof(flags)) !=
+			      sizeof(flags))
 		flags = 0;
 	if (fd >= 0)
 		close(fd);
 	return flags;
 }
 
-static bool in_large_folio(uint64_t flags)
+static bool in_large_folio(uint64_t pfn)
 {
-	return flags &
+	return pfn_flags(pfn) &
 	       ((1ULL << KPF_COMPOUND_HEAD) | (1ULL << KPF_COMPOUND_TAIL));
 }
 
 /*
- * Poison the page at @page from a child process: memory failure signals
- * the task that injected it, and the parent must keep its mapping and
- * the pipe that pins the folio.  Returns 0 once the child has gone.
+ * Poison the page at @page from a child process, which memory failure
+ * kills with SIGBUS when it cannot split the folio.  Returns 0 when the
+ * child died that way.
  */
 static int inject_poison(volatile char *page)
 {
 	int status;
 	pid_t pid = fork();
 
-	if (pid < 0)
+	if (pid < 0) {
+		perror("vmhelper: fork");
 		return -1;
+	}
 	if (pid == 0) {
-		if (madvise((void *)page, page_size, MADV_HWPOISON) &&
+		if (madvise((void *)page, HWPOISON_PAGE_SIZE, MADV_HWPOISON) &&
 		    errno != EHWPOISON) {
 			fprintf(stderr,
 				"vmhelper: madvise(MADV_HWPOISON): %s\n",
@@ -105,9 +120,16 @@ static int inject_poison(volatile char *page)
 		}
 		_exit(0);
 	}
-	if (waitpid(pid, &status, 0) < 0)
+	if (waitpid(pid, &status, 0) < 0) {
+		perror("vmhelper: waitpid");
 		return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 3 ? -1 : 0;
+	}
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS)
+		return 0;
+	fprintf(stderr,
+		"vmhelper: the task that poisoned the page was not killed by SIGBUS (wait status %#x)\n",
+		status);
+	return -1;
 }
 
 static void on_sigbus(int sig)
@@ -118,11 +140,11 @@ static void on_sigbus(int sig)
 
 /*
  * Read the page at @page and say what the read got: "sigbus" when the
- * fault failed, "poisoned" when it read the poisoned page itself (what
- * consumes the poison on real hardware), "fresh" when the kernel dropped
- * the clean folio and read the page again into a new one.
+ * fault failed, "poisoned" when it read @poisoned_pfn itself (what
+ * consumes the poison on real hardware), "fresh" when another page was
+ * mapped there: the kernel dropped the clean folio and read it again.
  */
-static const char *read_outcome(volatile char *page)
+static const char *read_outcome(volatile char *page, uint64_t poisoned_pfn)
 {
 	struct sigaction sa = { .sa_handler = on_sigbus }, old;
 	const char *outcome;
@@ -132,81 +154,139 @@ static const char *read_outcome(volatile char *page)
 		outcome = "sigbus";
 	} else {
 		(void)*page;
-		outcome = page_flags(page) & (1ULL << KPF_HWPOISON) ?
-				  "poisoned" :
-				  "fresh";
+		outcome = mapped_pfn(page) == poisoned_pfn ? "poisoned" :
+							     "fresh";
 	}
 	sigaction(SIGBUS, &old, NULL);
 	return outcome;
 }
 
+/* How many pages of the folio-sized block at @block are mapped. */
+static int mapped_pages(const volatile char *block)
+{
+	int i, n = 0;
+
+	for (i = 0; i < FOLIO_PAGES; i++)
+		n += !!mapped_pfn(block + i * HWPOISON_PAGE_SIZE);
+	return n;
+}
+
+static int parse_page(const char *arg, size_t *page)
+{
+	char *end;
+
+	errno = 0;
+	*page = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end) {
+		fprintf(stderr, "vmhelper: '%s' is not a page number\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Poison page @poison_arg of PATH while its folio is pinned, then map PATH
- * afresh, read page @touch_arg (of the same folio) and report
- * "large=L poisoned=P mapped=M access=sigbus|poisoned|fresh": whether the
- * poisoned page was still in a large folio after memory failure, whether
- * it was poisoned, whether the fault on the other page mapped it too, and
- * what reading it then got (read_outcome()).
+ * afresh, read page @touch_arg of the same folio and report
+ * "large=L samefolio=S poisoned=P kept=K mapped=M access=A": whether the
+ * poisoned page was in a large folio after memory failure, together with
+ * the touched page, and poisoned; whether the second fault found that
+ * folio still cached; how many of the folio's pages that fault mapped
+ * (1 when only the touched page; FOLIO_PAGES when the whole folio); and
+ * what reading the poisoned page then got (read_outcome()).
  */
 int cmd_hwpoison(const char *path, const char *poison_arg,
 		 const char *touch_arg)
 {
-	size_t poison = strtoul(poison_arg, NULL, 10);
-	size_t touch = strtoul(touch_arg, NULL, 10);
-	volatile char *map;
+	volatile char *map = MAP_FAILED, *poison_page, *touch_page;
+	uint64_t poison_pfn, touch_pfn;
+	int pipefd[2] = { -1, -1 };
+	size_t poison, touch, len = 0;
 	struct iovec iov;
 	struct stat st;
-	uint64_t flags;
-	int pipefd[2];
-	bool mapped;
-	int fd;
+	int fd, ret = 1;
 
-	page_size = sysconf(_SC_PAGESIZE);
+	if (sysconf(_SC_PAGESIZE) != HWPOISON_PAGE_SIZE) {
+		fprintf(stderr, "vmhelper: hwpoison is written for 4K pages\n");
+		return 2;
+	}
+	if (parse_page(poison_arg, &poison) || parse_page(touch_arg, &touch))
+		return 2;
+	if (poison == touch || poison / FOLIO_PAGES != touch / FOLIO_PAGES) {
+		fprintf(stderr,
+			"vmhelper: pages %zu and %zu must be two pages of one 64K block\n",
+			poison, touch);
+		return 2;
+	}
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
 		fprintf(stderr, "vmhelper: %s: %s\n", path, strerror(errno));
-		return 1;
+		goto out;
 	}
-	if ((off_t)((poison > touch ? poison : touch) + 1) * page_size >
-	    st.st_size) {
+	len = st.st_size;
+	if ((poison / FOLIO_PAGES + 1) * FOLIO_PAGES * HWPOISON_PAGE_SIZE >
+	    len) {
 		fprintf(stderr,
-			"vmhelper: %s: pages %zu and %zu are not both inside it\n",
+			"vmhelper: %s: its block of pages %zu and %zu is past EOF\n",
 			path, poison, touch);
-		return 2;
+		goto out;
 	}
 
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED) {
 		perror("vmhelper: mmap");
-		return 1;
+		goto out;
 	}
-	(void)map[poison * page_size];
+	poison_page = map + poison * HWPOISON_PAGE_SIZE;
+	touch_page = map + touch * HWPOISON_PAGE_SIZE;
+	(void)*poison_page;
+	(void)*touch_page;
+	poison_pfn = mapped_pfn(poison_page);
+	touch_pfn = mapped_pfn(touch_page);
 	/* The pipe holds a reference to the folio: memory failure cannot split it. */
-	iov.iov_base = (void *)(map + poison * page_size);
-	iov.iov_len = page_size;
-	if (pipe(pipefd) || vmsplice(pipefd[1], &iov, 1, 0) != page_size) {
-		perror("vmhelper: vmsplice");
-		return 1;
+	iov.iov_base = (void *)poison_page;
+	iov.iov_len = HWPOISON_PAGE_SIZE;
+	if (pipe(pipefd)) {
+		perror("vmhelper: pipe");
+		goto out;
 	}
-	if (inject_poison(map + poison * page_size))
-		return 1;
-	flags = page_flags(map + poison * page_size);
-	printf("large=%d poisoned=%d", in_large_folio(flags),
-	       !!(flags & (1ULL << KPF_HWPOISON)));
+	if (vmsplice(pipefd[1], &iov, 1, 0) != HWPOISON_PAGE_SIZE) {
+		fprintf(stderr, "vmhelper: vmsplice did not take the page\n");
+		goto out;
+	}
+	if (inject_poison(poison_page))
+		goto out;
+	printf("large=%d samefolio=%d poisoned=%d",
+	       in_large_folio(poison_pfn) && in_large_folio(touch_pfn),
+	       poison_pfn &&
+		       poison_pfn / FOLIO_PAGES == touch_pfn / FOLIO_PAGES &&
+		       poison_pfn - touch_pfn == poison - touch,
+	       !!(pfn_flags(poison_pfn) & (1ULL << KPF_HWPOISON)));
 	close(pipefd[0]);
 	close(pipefd[1]);
-	munmap((void *)map, st.st_size);
+	pipefd[0] = pipefd[1] = -1;
+	munmap((void *)map, len);
 
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED) {
 		perror("vmhelper: mmap");
-		return 1;
+		goto out;
 	}
-	(void)map[touch * page_size];
-	mapped = pagemap_entry(map + poison * page_size) & PAGEMAP_PRESENT;
-	printf(" mapped=%d access=%s\n", mapped,
-	       read_outcome(map + poison * page_size));
-	munmap((void *)map, st.st_size);
-	close(fd);
-	return 0;
+	poison_page = map + poison * HWPOISON_PAGE_SIZE;
+	touch_page = map + touch * HWPOISON_PAGE_SIZE;
+	(void)*touch_page;
+	printf(" kept=%d mapped=%d", mapped_pfn(touch_page) == touch_pfn,
+	       mapped_pages(map + touch / FOLIO_PAGES * FOLIO_PAGES *
+					  HWPOISON_PAGE_SIZE));
+	printf(" access=%s\n", read_outcome(poison_page, poison_pfn));
+	ret = 0;
+out:
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	if (map != MAP_FAILED)
+		munmap((void *)map, len);
+	if (fd >= 0)
+		close(fd);
+	return ret;
 }

@@ -40,9 +40,8 @@ check_eq "a new mapping's fault on page 3 finds that folio" "${4:-}" "kept=1"
 check_eq "that fault maps page 3 alone, not the poisoned page" \
 	"${5:-}" "mapped=1"
 # Touching page 5 must reach the fault handler's poison check, which
-# drops the clean folio and reads the page again (7.3) or, while another
-# page of the folio is mapped, fails the fault (6.12): either way the
-# poisoned page is not read.
+# drops the clean folio and reads the page again, or fails the fault when
+# it cannot drop it: either way the poisoned page is not read.
 case ${6:-} in
 access=fresh | access=sigbus) ok "reading page 5 gets a fresh page or SIGBUS, not the poisoned page (${6#access=})" ;;
 *) not_ok "reading page 5 gets a fresh page or SIGBUS, not the poisoned page (got '${6:-}')" ;;

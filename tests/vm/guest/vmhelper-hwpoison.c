@@ -12,9 +12,8 @@
  * of that folio that maps the whole folio must leave the poisoned page
  * unmapped, as fault-around and do_set_pmd() do, so that touching it
  * faults and the fault handler sees the poison: it drops the clean folio
- * and reads the page again (7.3) or fails the fault with SIGBUS (6.12,
- * while another page of the folio is mapped), instead of consuming the
- * poison.  The caller makes such faults reach finish_fault() by setting
+ * and reads the page again, or fails the fault with SIGBUS when it cannot
+ * drop it, instead of consuming the poison.  The caller makes such faults reach finish_fault() by setting
  * fault_around_bytes to one page.
  *
  * Memory failure signals the task that injected the poison (and, with

@@ -11,8 +11,8 @@
 # every other fs_parser user, and checkpatch flags each new one.
 # UNKNOWN_COMMIT_ID is ignored: checkpatch looks a Fixes: id up with git,
 # and Debian's tarball has no history, so every id is "unknown" there
-# (the backport carries the commit that patch 1's Fixes: names, by its
-# full id, in fs/backport-6.12/).
+# (the commit patch 1's Fixes: names, 43e027e41423 of 6.11, is in both
+# tarballs).
 # KBASE=6.12 checks the backport (fs/backport-6.12/), whose upstream
 # commits carried as they are ("commit SHA1 upstream." under the subject,
 # as stable backports say) are upstream's text and code: they are listed,

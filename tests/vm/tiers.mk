@@ -34,7 +34,9 @@
 # The policy vectors against the kernel and the smoke test: a program's
 # text in 64K folios under the mount default, opted out by the xattr,
 # changed while cached, the fallback under injected allocation failure,
-# the mount option shown and remounted.
+# the mount option shown and remounted; last, a hardware-poisoned page of
+# a pinned large folio left unmapped by a fault on another page of the
+# folio (hwpoison.sh).
 VM_TIERS += vm-smoke vm-smoke-6.12
 vm-smoke.arches := arm64 x86_64
 vm-smoke.tests := smoke.sh vectors.sh hwpoison.sh

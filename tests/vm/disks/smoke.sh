@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The disk of vm-smoke (a recipe of tests/vm/harness/mkdisk.sh; see
-# guest/smoke.sh and guest/vectors.sh for what they do with it):
+# guest/smoke.sh and guest/vectors.sh for what they do with it;
+# guest/hwpoison.sh writes a file of its own):
 #   bigtext         ~800K of text, no xattr: the 64k mount default applies
 #   bigtext.none    xattr none
 #   bigtext.fi      no xattr, for the fault injection part

@@ -170,6 +170,18 @@ static int mapped_pages(const volatile char *block)
 	return n;
 }
 
+/* @len bytes of @fd mapped shared and read-only, or NULL (reported). */
+static volatile char *map_file(int fd, size_t len)
+{
+	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (map == MAP_FAILED) {
+		perror("vmhelper: mmap");
+		return NULL;
+	}
+	return map;
+}
+
 static int parse_page(const char *arg, size_t *page)
 {
 	char *end;
@@ -196,7 +208,7 @@ static int parse_page(const char *arg, size_t *page)
 int cmd_hwpoison(const char *path, const char *poison_arg,
 		 const char *touch_arg)
 {
-	volatile char *map = MAP_FAILED, *poison_page, *touch_page;
+	volatile char *map = NULL, *poison_page, *touch_page;
 	uint64_t poison_pfn, touch_pfn;
 	int pipefd[2] = { -1, -1 };
 	size_t poison, touch, len = 0;
@@ -230,11 +242,9 @@ int cmd_hwpoison(const char *path, const char *poison_arg,
 		goto out;
 	}
 
-	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED) {
-		perror("vmhelper: mmap");
+	map = map_file(fd, len);
+	if (!map)
 		goto out;
-	}
 	poison_page = map + poison * HWPOISON_PAGE_SIZE;
 	touch_page = map + touch * HWPOISON_PAGE_SIZE;
 	(void)*poison_page;
@@ -264,12 +274,9 @@ int cmd_hwpoison(const char *path, const char *poison_arg,
 	close(pipefd[1]);
 	pipefd[0] = pipefd[1] = -1;
 	munmap((void *)map, len);
-
-	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED) {
-		perror("vmhelper: mmap");
+	map = map_file(fd, len);
+	if (!map)
 		goto out;
-	}
 	poison_page = map + poison * HWPOISON_PAGE_SIZE;
 	touch_page = map + touch * HWPOISON_PAGE_SIZE;
 	(void)*touch_page;
@@ -283,7 +290,7 @@ out:
 		close(pipefd[0]);
 	if (pipefd[1] >= 0)
 		close(pipefd[1]);
-	if (map != MAP_FAILED)
+	if (map)
 		munmap((void *)map, len);
 	if (fd >= 0)
 		close(fd);

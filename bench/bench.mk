@@ -76,14 +76,14 @@ export BENCH_ROUNDS BENCH_AB_REQUESTS BENCH_REDIS_REQUESTS BENCH_CC_JOBS \
 	BENCH_COST_ROUNDS BENCH_INODES
 BENCH_TREE := $(BUILD)/bench/arm64-tree
 # The kernels compared, each BASE:SERIES (fs/kernel.mk's KBASE and
-# KSERIES), on KCONFIG BENCH_KCONFIG: stock 7.3 and 7.3 with the series by
-# default; the 6.12 kernels of the earlier figures with
-# BENCH_KERNELS="6.12:stock 6.12:option-one 6.12:execfolio 7.3:stock
-# 7.3:execfolio" BENCH_DELAYS=none (their release config has no delay
-# target).  BENCH_RA and BENCH_DELAYS: the disk settings of
+# KSERIES), on KCONFIG BENCH_KCONFIG, interleaved: stock 6.12, 6.12 with
+# option one (the fixed exec folio order as upstream merged it, from the
+# backport; OPTION_ONE_PATCH=FILE builds the seed's patch instead), stock
+# 7.3 (upstream's exec path: the anchor of the cold-start ratios) and 7.3
+# with the series.  BENCH_RA and BENCH_DELAYS: the disk settings of
 # bench/bench-kernels.sh.
 BENCH_KCONFIG ?= release
-BENCH_KERNELS ?= 7.3:stock 7.3:execfolio
+BENCH_KERNELS ?= 6.12:stock 6.12:option-one 7.3:stock 7.3:execfolio
 # $(call bench_boots,BASE:SERIES): bench-kernels.sh's NAME[@CONFIG]=KERNEL
 # arguments, NAME being SERIES-BASE: the execfolio kernel boots once per
 # configuration.

@@ -6,18 +6,23 @@
 # the backport in fs/backport-6.12/), see kbase.sh.
 #
 #   build-kernel.sh ARCH KCONFIG OUTPUT [SERIES]
+#   build-kernel.sh --patches ARCH KCONFIG OUTPUT [SERIES]
 #
 # ARCH is arm64 or x86_64, KCONFIG is test, release, kasan (test with
 # KASAN) or pages16k (test with 16K pages, arm64), OUTPUT is where the
 # boot image is copied. SERIES is what goes on top of the tarball:
-# execfolio (the default: the series of KBASE), stock (nothing) or option-one (the
-# fixed 64K exec folio order patch for 6.12 that execfolio is compared
-# with, which the project does not carry: OPTION_ONE_PATCH=FILE). The
+# execfolio (the default: the series of KBASE), stock (nothing) or option-one
+# (6.12 only: the fixed exec folio order that execfolio is compared with,
+# as upstream merged it, i.e. the backport's patches up to upstream's
+# commit 38b0ece6d763, or the seed's own patch given as OPTION_ONE_PATCH=FILE). The
 # kernel is cached under $KERNEL_BUILD/cache/KEY,
 # KEY being the sha256 of the tarball, fs/series, every patch it lists, the
 # config fragments and this recipe, so an unchanged kernel is never rebuilt.
 # The source tree is unpacked fresh for every new key, at a fixed path per
 # ARCH and KCONFIG so that ccache hits for every unchanged file.
+#
+# With --patches it only prints the patches that SERIES applies, one path a
+# line in the order applied (nothing for stock), and builds nothing.
 #
 # Environment: KBASE (7.3 or 6.12), KERNEL_TARBALL (default
 # /usr/src/linux-source-KBASE.tar.xz), KERNEL_BUILD (default build/kernel), JOBS (default 2), NO_CACHE=1 to
@@ -32,8 +37,13 @@ die() {
 	exit 1
 }
 
+list_patches=
+if [ "${1:-}" = --patches ]; then
+	list_patches=1
+	shift
+fi
 [ $# -eq 3 ] || [ $# -eq 4 ] ||
-	die "usage: build-kernel.sh ARCH test|release|kasan|pages16k OUTPUT [execfolio|stock|option-one]"
+	die "usage: build-kernel.sh [--patches] ARCH test|release|kasan|pages16k OUTPUT [execfolio|stock|option-one]"
 arch=$1
 kconfig=$2
 output=$3
@@ -61,10 +71,6 @@ x86_64)
 	die "unknown ARCH '$arch': use arm64 or x86_64"
 	;;
 esac
-[ -r "$tarball" ] || die "$tarball not found: $kbase_hint"
-command -v "${cross}gcc" >/dev/null ||
-	die "${cross}gcc not found: run 'make deps'"
-
 kernel_fragments "$arch" "$kconfig" || die "$fragments_error"
 for f in $fragments $series_dir/series; do
 	[ -r "$f" ] || die "$f is missing"
@@ -76,6 +82,7 @@ for p in $patches; do
 done
 patch_paths=
 offsets_ok=
+option_one_upstream=mm-filemap-allow-arch-to-request-folio-size-for-exec
 case $kseries in
 execfolio)
 	for p in $patches; do patch_paths="$patch_paths $series_dir/patches/$p"; done
@@ -86,15 +93,35 @@ option-one)
 	[ "$kbase" = 6.12 ] ||
 		die "KSERIES=option-one applies to KBASE=6.12 only (7.3 has it upstream: use KSERIES=stock)"
 	option_one=${OPTION_ONE_PATCH:-}
-	[ -n "$option_one" ] && [ -r "$option_one" ] ||
-		die "KSERIES=option-one needs the fixed exec folio order patch, which the project does not carry: give its path with OPTION_ONE_PATCH=FILE"
-	patch_paths=$option_one
-	# The seed was written against another tree: its hunks land at offsets
-	# (never with fuzz).  Our own series must apply exactly (.orig check).
-	offsets_ok=--no-backup-if-mismatch
+	if [ -z "$option_one" ]; then
+		# Option one as upstream merged it: the backport's patches up to
+		# and including "mm/filemap: allow arch to request folio size
+		# for exec memory", the ones before it being its prerequisites.
+		for p in $patches; do
+			patch_paths="$patch_paths $series_dir/patches/$p"
+			case $p in *-$option_one_upstream.patch) option_one=$p ;; esac
+			[ -z "$option_one" ] || break
+		done
+		[ -n "$option_one" ] ||
+			die "$series_dir/series has no patch *-$option_one_upstream.patch (upstream's option one): give one with OPTION_ONE_PATCH=FILE"
+	else
+		[ -r "$option_one" ] ||
+			die "OPTION_ONE_PATCH=$option_one: cannot read it (give a patch file, or leave it unset for option one as upstream merged it)"
+		patch_paths=$option_one
+		# The seed was written against another tree: its hunks land at
+		# offsets (never with fuzz).  Our own series must apply exactly.
+		offsets_ok=--no-backup-if-mismatch
+	fi
 	;;
 *) die "unknown kernel series '$kseries': use execfolio, stock or option-one" ;;
 esac
+if [ -n "$list_patches" ]; then
+	for p in $patch_paths; do echo "$p"; done
+	exit 0
+fi
+[ -r "$tarball" ] || die "$tarball not found: $kbase_hint"
+command -v "${cross}gcc" >/dev/null ||
+	die "${cross}gcc not found: run 'make deps'"
 
 # The cache key: every input that changes the resulting kernel.
 key=$({

@@ -266,6 +266,9 @@ def summary_table(out, data, columns, wl):
         ("text in the page cache, MB", mb("text_cached_bytes", "cache")),
         ("major faults", [span(data.get((c, wl, "run", "majflt"), []), "%.0f")
                           for c in cols]),
+        ("preferred folios that fell back (thp_file_pref_fallback)",
+         [span(data.get((c, wl, "run", "pref_fallback"), []), "%.0f")
+          for c in cols]),
         ("PMD-mapped text, MB (execfolio stat)",
          mb("pmd_mapped_bytes", view)),
         ("FilePmdMapped in smaps, MB",

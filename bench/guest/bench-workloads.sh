@@ -56,6 +56,23 @@ workloads=$(echo "${BENCH_WORKLOADS:-boot nginx redis gcc}" | tr , " ")
 
 emit() { echo "# bench $cfg $wl $*"; }
 majflt() { awk '$1 == "pgmajfault" { print $2 }' /proc/vmstat; }
+# Preferred folios that could not be had and fell back to smaller ones
+# (the series' counter; nothing on a kernel without it).
+pref_fallbacks() {
+	awk '$1 == "thp_file_pref_fallback" { print $2 }' /proc/vmstat
+}
+
+# Start counting major faults and fallbacks for emit_faults.
+faults_start() {
+	maj0=$(majflt)
+	fallback0=$(pref_fallbacks)
+}
+
+emit_faults() {
+	emit run majflt $(($(majflt) - maj0))
+	[ -z "$fallback0" ] ||
+		emit run pref_fallback $(($(pref_fallbacks) - fallback0))
+}
 
 # Run COMMAND every 20 ms until it succeeds (for at most 60 s) under
 # benchhelper run: FILE's wall_ns is the time from this call to the first
@@ -162,12 +179,12 @@ measure_cache() { # ROOT
 	wait $hpid 2>/dev/null
 }
 
-# The counters of a run started with counters_start and maj0.
+# The counters of a run started with counters_start and faults_start.
 emit_counters() {
 	set -- $(counters_delta)
 	emit run read_bytes "$1"
 	emit run cache_growth_bytes "$2"
-	emit run majflt $(($(majflt) - maj0))
+	emit_faults
 }
 
 # benchhelper run's line: wall and CPU time of the step.
@@ -190,7 +207,7 @@ chroot_umounts() { # ROOT
 
 bench_boot() { # ROOT
 	chroot_mounts "$1"
-	maj0=$(majflt)
+	faults_start
 	counters_start
 	if benchhelper run /tmp/boot.run chroot "$1" /bin/sh /etc/bench/boot.sh \
 		>/tmp/boot.log 2>&1; then
@@ -209,7 +226,7 @@ bench_boot() { # ROOT
 
 bench_nginx() { # ROOT
 	chroot_mounts "$1"
-	maj0=$(majflt)
+	faults_start
 	counters_start
 	chroot "$1" /usr/sbin/nginx -c /etc/bench/nginx.conf -g 'daemon off;' \
 		>/tmp/nginx.log 2>&1 &
@@ -269,12 +286,12 @@ bench_redis() { # ROOT
 	else
 		not_ok "$cfg redis: redis-server answered a ping from a cold cache"
 	fi
-	maj0=$(majflt)
+	faults_start
 	if run_redis "$1" /tmp/live.json; then
 		set -- "$1" $delta
 		emit run read_bytes "$2"
 		emit run cache_growth_bytes "$3"
-		emit run majflt $(($(majflt) - maj0))
+		emit_faults
 		emit run requests_per_s "$(awk '{ s += $2; n++ }
 			END { if (n) printf "%.2f", s / n }' /tmp/redis-bench.out)"
 		emit_stat live /tmp/live.txt /tmp/live.json
@@ -289,7 +306,7 @@ bench_gcc() { # ROOT
 	chroot_mounts "$1"
 	rm -f "$1"/src/lib/*.o "$1/src/libexecfolio.a"
 	sync
-	maj0=$(majflt)
+	faults_start
 	counters_start
 	if benchhelper run /tmp/gcc.run chroot "$1" /usr/bin/make -C /src \
 		-j"$cc_jobs" >/tmp/gcc.log 2>&1 && [ -s "$1/src/libexecfolio.a" ]; then

@@ -14,8 +14,9 @@
 # KASAN and 16K-page kernels to build/<arch>/<KCONFIG>/, and
 # the kernels of KBASE=6.12 to the same places under build/<arch>/6.12/; the
 # kernels execfolio is compared with
-# (KSERIES=stock: the bare tarball, KSERIES=option-one: the seed's fixed
-# 64K exec order, OPTION_ONE_PATCH=FILE) to build/<arch>/<KCONFIG>-<KSERIES>/.
+# (KSERIES=stock: the bare tarball, KSERIES=option-one: 6.12 with the fixed
+# exec folio order as upstream merged it, the backport's patches up to
+# 38b0ece6d763, or OPTION_ONE_PATCH=FILE) to build/<arch>/<KCONFIG>-<KSERIES>/.
 # See fs/README.md.
 
 KCONFIG ?= test

@@ -8,7 +8,7 @@
 #   common, ARCH, then for each part of KCONFIG (test, release, kasan =
 #   test + kasan, pages16k = test + pages16k) the part and, when they
 #   exist, its variants for the architecture (test-arm64, test-x86_64), the kernel base
-#   (release-6.12) and both (PART-BASE-ARCH).
+#   (PART-6.12 or PART-7.3; none at present) and both (PART-BASE-ARCH).
 
 kernel_fragments() {
 	_arch=$1

@@ -16,10 +16,29 @@ series_paths() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s|^|$1/patches/|" "$1/series"
 }
 
-# patches FSDIR KBASE [SERIES]: what build-kernel.sh of FSDIR applies.
+# patches FSDIR KBASE [SERIES]: what build-kernel.sh of FSDIR applies,
+# which it must tell without the tarball.
 patches() {
-	KBASE=$2 "$1/scripts/build-kernel.sh" --patches arm64 release \
+	KBASE=$2 KERNEL_TARBALL=$work/no-tarball.tar.xz \
+		"$1/scripts/build-kernel.sh" --patches arm64 release \
 		"$work/Image" ${3:-}
+}
+
+# refused DESCRIPTION PATTERN COMMAND...: the command exits 1 and its
+# message says PATTERN.
+refused() {
+	_desc=$1
+	_want=$2
+	shift 2
+	_err=$("$@" 2>&1 >/dev/null)
+	_rc=$?
+	if [ "$_rc" = 1 ] && printf '%s\n' "$_err" | grep -q -- "$_want"; then
+		ok "$_desc"
+	else
+		not_ok "$_desc"
+		diag "exit status $_rc (expected 1), stderr: $_err"
+		diag "expected a message with: $_want"
+	fi
 }
 
 plan 12
@@ -38,30 +57,36 @@ check_eq "6.12, option one: the backport's first patches, in order" \
 check "6.12, option one: the last one is upstream's exec folio order" \
 	grep -q '^commit 38b0ece6d76374b989928021b5d310be11b99b5c upstream' "$last"
 check "6.12, option one: nothing of the execfolio series" \
-	sh -c '! grep -l "exec_folio_size\|folio_pref_order" "$@"' sh $one
+	sh -c '[ $# -gt 0 ] && ! grep -l "exec_folio_size\|folio_pref_order" "$@"' sh $one
 
 echo 'a patch' >"$work/seed.patch"
 check_eq "6.12, option one: OPTION_ONE_PATCH replaces it" \
 	"$(OPTION_ONE_PATCH=$work/seed.patch patches "$top/fs" 6.12 option-one)" \
 	"$work/seed.patch"
-check_fails "6.12, option one: an unreadable OPTION_ONE_PATCH is refused" 1 \
+refused "6.12, option one: an unreadable OPTION_ONE_PATCH is refused" \
+	"OPTION_ONE_PATCH=$work/missing.patch: cannot read it" \
 	env OPTION_ONE_PATCH="$work/missing.patch" \
 	KBASE=6.12 "$top/fs/scripts/build-kernel.sh" --patches arm64 release \
 	"$work/Image" option-one
-check_fails "7.3, option one: refused (stock 7.3 has it)" 1 \
-	patches "$top/fs" 7.3 option-one
-check_fails "an unknown series is refused" 1 patches "$top/fs" 7.3 bogus
+refused "7.3, option one: refused (stock 7.3 has it)" \
+	"applies to KBASE=6.12 only" patches "$top/fs" 7.3 option-one
+refused "an unknown series is refused" "unknown kernel series 'bogus'" \
+	patches "$top/fs" 7.3 bogus
 
 # A copy of fs/ whose backport lacks upstream's option one, and whose
 # series lists a patch that is not there.
-cp -r "$top/fs/scripts" "$top/fs/config" "$top/fs/backport-6.12" "$work/" &&
-	mkdir "$work/fs" && mv "$work/scripts" "$work/config" \
-	"$work/backport-6.12" "$work/fs/"
-sed -i '/-mm-filemap-allow-arch-to-request-folio-size-for-exec\.patch$/d' \
-	"$work/fs/backport-6.12/series"
-check_fails "6.12, option one: refused when the backport lacks it" 1 \
+mkdir "$work/fs" &&
+	cp -r "$top/fs/scripts" "$top/fs/config" "$top/fs/backport-6.12" \
+		"$work/fs/" &&
+	sed -i '/-mm-filemap-allow-arch-to-request-folio-size-for-exec\.patch$/d' \
+		"$work/fs/backport-6.12/series" || {
+	echo "Bail out! cannot make a copy of fs/ in $work"
+	exit 1
+}
+refused "6.12, option one: refused when the backport lacks it" \
+	"has no patch \*-mm-filemap-allow-arch-to-request-folio-size-for-exec" \
 	patches "$work/fs" 6.12 option-one
 echo 0099-missing.patch >>"$work/fs/backport-6.12/series"
-check_fails "a series listing a missing patch is refused" 1 \
-	patches "$work/fs" 6.12 stock
+refused "a series listing a missing patch is refused" \
+	"lists 0099-missing.patch but" patches "$work/fs" 6.12 stock
 tap_done

@@ -65,15 +65,27 @@ check_fails() {
 	_desc=$1
 	_want=$2
 	shift 2
+	check_fails_saying "$_desc" "$_want" '' "$@"
+}
+
+# check_fails_saying DESCRIPTION EXPECTED_STATUS PATTERN COMMAND...: the
+# same, and what it says on stderr matches PATTERN (grep), when not empty.
+check_fails_saying() {
+	_desc=$1
+	_want=$2
+	_say=$3
+	shift 3
 	_err=$("$@" 2>&1 >/dev/null)
 	_rc=$?
-	if [ "$_rc" = "$_want" ] && [ -n "$_err" ]; then
+	if [ "$_rc" = "$_want" ] && [ -n "$_err" ] &&
+		{ [ -z "$_say" ] || printf '%s\n' "$_err" | grep -q -- "$_say"; }; then
 		ok "$_desc"
 		diag "stderr: $_err"
 	else
 		not_ok "$_desc"
 		diag "command: $*"
 		diag "exit status $_rc (expected $_want), stderr: $_err"
+		[ -z "$_say" ] || diag "expected a message with: $_say"
 	fi
 }
 

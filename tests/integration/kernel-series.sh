@@ -24,23 +24,6 @@ patches() {
 		"$work/Image" ${3:-}
 }
 
-# refused DESCRIPTION PATTERN COMMAND...: the command exits 1 and its
-# message says PATTERN.
-refused() {
-	_desc=$1
-	_want=$2
-	shift 2
-	_err=$("$@" 2>&1 >/dev/null)
-	_rc=$?
-	if [ "$_rc" = 1 ] && printf '%s\n' "$_err" | grep -q -- "$_want"; then
-		ok "$_desc"
-	else
-		not_ok "$_desc"
-		diag "exit status $_rc (expected 1), stderr: $_err"
-		diag "expected a message with: $_want"
-	fi
-}
-
 plan 12
 
 check_eq "7.3, execfolio: fs/series in its order" \
@@ -63,14 +46,15 @@ echo 'a patch' >"$work/seed.patch"
 check_eq "6.12, option one: OPTION_ONE_PATCH replaces it" \
 	"$(OPTION_ONE_PATCH=$work/seed.patch patches "$top/fs" 6.12 option-one)" \
 	"$work/seed.patch"
-refused "6.12, option one: an unreadable OPTION_ONE_PATCH is refused" \
+check_fails_saying "6.12, option one: an unreadable OPTION_ONE_PATCH is refused" 1 \
 	"OPTION_ONE_PATCH=$work/missing.patch: cannot read it" \
 	env OPTION_ONE_PATCH="$work/missing.patch" \
 	KBASE=6.12 "$top/fs/scripts/build-kernel.sh" --patches arm64 release \
 	"$work/Image" option-one
-refused "7.3, option one: refused (stock 7.3 has it)" \
+check_fails_saying "7.3, option one: refused (stock 7.3 has it)" 1 \
 	"applies to KBASE=6.12 only" patches "$top/fs" 7.3 option-one
-refused "an unknown series is refused" "unknown kernel series 'bogus'" \
+check_fails_saying "an unknown series is refused" 1 \
+	"unknown kernel series 'bogus'" \
 	patches "$top/fs" 7.3 bogus
 
 # A copy of fs/ whose backport lacks upstream's option one, and whose
@@ -83,10 +67,10 @@ mkdir "$work/fs" &&
 	echo "Bail out! cannot make a copy of fs/ in $work"
 	exit 1
 }
-refused "6.12, option one: refused when the backport lacks it" \
+check_fails_saying "6.12, option one: refused when the backport lacks it" 1 \
 	"has no patch \*-mm-filemap-allow-arch-to-request-folio-size-for-exec" \
 	patches "$work/fs" 6.12 option-one
 echo 0099-missing.patch >>"$work/fs/backport-6.12/series"
-refused "a series listing a missing patch is refused" \
+check_fails_saying "a series listing a missing patch is refused" 1 \
 	"lists 0099-missing.patch but" patches "$work/fs" 6.12 stock
 tap_done

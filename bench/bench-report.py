@@ -359,8 +359,11 @@ def folio_plot(plots, data, columns):
                            for r in rs) for i in range(len(text))]
                 cells.append("%.2f" % (100.0 * sum(t / x for t, x in zip(tot, text)
                                                    if x) / len(text)))
-            # Short tic labels: the configuration, or the kernel alone.
-            rows.append('"%s" %s' % (c.partition(", ")[2] or c, " ".join(cells)))
+            # Short tic labels: the configuration, or the kernel when it
+            # has none (several kernels have an "ra 128" column).
+            cfg = c.partition(", ")[2]
+            rows.append('"%s" %s' % (c if not cfg or cfg.startswith("ra ") else cfg,
+                                     " ".join(cells)))
         if rows:
             blocks.append((wl, rows))
     if not blocks:

@@ -99,8 +99,7 @@ option-one)
 		# for exec memory", the ones before it being its prerequisites.
 		for p in $patches; do
 			patch_paths="$patch_paths $series_dir/patches/$p"
-			case $p in *-$option_one_upstream.patch) option_one=$p ;; esac
-			[ -z "$option_one" ] || break
+			case $p in *-$option_one_upstream.patch) option_one=$p && break ;; esac
 		done
 		[ -n "$option_one" ] ||
 			die "$series_dir/series has no patch *-$option_one_upstream.patch (upstream's option one): give one with OPTION_ONE_PATCH=FILE"

@@ -53,3 +53,5 @@ for p in $patches; do
 		exit 1
 	fi
 done
+# Every patch built: the tree (about 2 GB) has done its job.
+[ "${KEEP_KERNEL_TREE:-0}" = 1 ] || rm -rf "$src"

@@ -19,14 +19,18 @@
 # KEY being the sha256 of the tarball, fs/series, every patch it lists, the
 # config fragments and this recipe, so an unchanged kernel is never rebuilt.
 # The source tree is unpacked fresh for every new key, at a fixed path per
-# ARCH and KCONFIG so that ccache hits for every unchanged file.
+# ARCH and KCONFIG so that ccache hits for every unchanged file, and removed
+# once the kernel is in the cache: a tree is about 2 GB and is never built
+# again (the next key unpacks a new one), so keeping four of them is what
+# fills a small CI disk. Its build.log is kept beside the image; a tree
+# whose build failed is kept for inspection. KEEP_KERNEL_TREE=1 keeps it.
 #
 # With --patches it only prints the patches that SERIES applies, one path a
 # line in the order applied (nothing for stock), and builds nothing.
 #
 # Environment: KBASE (7.3 or 6.12), KERNEL_TARBALL (default
 # /usr/src/linux-source-KBASE.tar.xz), KERNEL_BUILD (default build/kernel), JOBS (default 2), NO_CACHE=1 to
-# ignore the cache (still filled).
+# ignore the cache (still filled), KEEP_KERNEL_TREE=1 to keep the built tree.
 set -eu
 
 # Bump when the way a kernel is built changes (not its inputs).
@@ -185,6 +189,8 @@ rm -rf "$cache"
 mkdir -p "$cache"
 cp "$src/$image" "$cache/$target"
 cp "$src/.config" "$cache/config"
+cp "$src/build.log" "$cache/build.log"
 cp "$cache/$target" "$output"
 cp "$cache/config" "$output.config"
+[ "${KEEP_KERNEL_TREE:-0}" = 1 ] || rm -rf "$src"
 echo "build-kernel: $output"

@@ -4,7 +4,9 @@
 # The host side of vm-fidelity.  tests/vm/fidelity-compare.sh runs the
 # report with the model the guests printed: the 7.3 model on arm64 for a
 # 7.3 guest (the host being another architecture), 6.12 for a 6.12 one;
-# guests of different models, or none, fail.  No VM is booted: the guests'
+# guests of different models, or none, fail; the stock column is checked
+# against the stock boot (make check-full) or the series' run with no
+# policy (make check).  No VM is booted: the guests'
 # output is made up, as guest/fidelity.sh prints it, for the workload of
 # tests/integration/report.sh (pages 100, 101, 108, 128 of 1M of text).
 # tests/vm/nopolicy-compare.sh wants the same table and bytes read from
@@ -14,7 +16,7 @@
 EFS=$BIN/execfoliofs
 [ -x "$EFS" ] || skip_all "$EFS not built"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 11
+plan 16
 
 W=$(mktemp -d /tmp/execfolio-fidelity.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -53,13 +55,12 @@ EOF
 	} >"$W/out/patched/fidelity.sh.tap"
 	{
 		echo "$2" | block model
-		table | block real-stock
 		{ echo "processes: 202"; table | sed -e "${4:-}"; } | block real-nopolicy
 		echo "read 8192" | block read-nopolicy
 	} >"$W/out/stock/fidelity.sh.tap"
 }
 
-compare() { sh "$TOP/tests/vm/fidelity-compare.sh" "$W/out" "$EFS"; }
+compare() { sh "$TOP/tests/vm/fidelity-compare.sh" "$W/out" "$EFS" "${1:-stock}"; }
 
 # 7.3 on arm64: stock reads and maps the 64K folios of the exec faults.
 guests "--kernel 7.3 --arch arm64 --ra-kb 128" "--kernel 7.3 --arch arm64 --ra-kb 128"
@@ -88,6 +89,22 @@ check_eq "guests of different models: one failure, exit 1" \
 guests "" ""
 check_eq "guests that printed no model: exit 1" \
 	"$(compare >/dev/null; echo $?)" "1"
+
+# make check's vm-fidelity boots only the series: the stock column against
+# its run with no policy, the stock boot not needed.
+guests "--kernel 7.3 --arch arm64 --ra-kb 128" ""
+rm "$W/out/stock/fidelity.sh.tap"
+compare patched >"$W/tap"
+check_eq "the series alone: every row within 5 points, exit 0" \
+	"$? $(grep -c '^not ok' "$W/tap")" "0 0"
+check "the rows say the stock column is the series with no policy" \
+	grep -q '^ok .* - stock 7.3 (the series with no policy), thp-aligned-64kB: predicted 100.0%' "$W/tap"
+guests "--kernel 7.3 --arch arm64 --ra-kb 128" "--kernel 7.3 --arch arm64 --ra-kb 128" 8192 's/^thp-aligned-64kB 128/thp-aligned-64kB 64/'
+check_eq "the stock column is read from the stock boot's run with no policy" \
+	"$(compare stock | grep -c '^not ok .* - stock 7.3, thp-aligned-64kB: predicted 100.0%, real 50.0%')" "1"
+compare elsewhere >"$W/tap" 2>"$W/err"
+check_eq "an unknown STOCK_BOOT: exit 2, nothing on stdout" "$? $(wc -c <"$W/tap")" "2 0"
+check "... and says what it takes" grep -q 'STOCK_BOOT must be stock or patched' "$W/err"
 
 nopolicy() { sh "$TOP/tests/vm/nopolicy-compare.sh" "$W/out"; }
 m="--kernel 7.3 --arch arm64 --ra-kb 128"

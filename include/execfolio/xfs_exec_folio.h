@@ -18,7 +18,7 @@
 struct xfs_exec_folio {
 	uint32_t ef_size; /* policy size in bytes, 0 for none */
 	uint8_t ef_source; /* XFS_EXEC_FOLIO_SOURCE_* */
-	uint8_t ef_order; /* preferred page cache folio order */
+	uint8_t ef_order; /* page cache folio order in effect */
 	uint8_t ef_page_shift; /* log2(page size): order to bytes */
 	uint8_t ef_flags; /* XFS_EXEC_FOLIO_* */
 	uint64_t ef_pad[3]; /* zero */

@@ -4,8 +4,9 @@
 # The VM harness judges runs correctly: console-tap.sh fails a run with a
 # planted kernel splat, a timeout or missing results, and passes a clean
 # one; vm-tap.sh, tap-run and tap-summary fail a guest test that did not
-# report, or reported a missing or short plan.  No VM is booted: the runs
-# are made up, as run-vm.sh would leave them.
+# report, or reported a missing or short plan; run-vm.sh refuses a further
+# disk that is not NAME=IMAGE before it starts QEMU.  No VM is booted: the
+# runs are made up, as run-vm.sh would leave them.
 . "$(dirname "$0")/../lib.sh"
 vm=$(cd "$(dirname "$0")/../vm/harness" && pwd)
 tests=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +37,7 @@ Unable to handle kernel NULL pointer dereference at virtual address 000000000000
 BUG: sleeping function called from invalid context at mm/filemap.c:1234
 Kernel panic - not syncing: Fatal exception'
 
-plan $(($(echo "$splats" | wc -l) + 7))
+plan $(($(echo "$splats" | wc -l) + 8))
 
 fake_run "$work/clean" 0 "xfs: exec_folio_size=64k"
 check_eq "a clean run passes console-tap" "$(console_failures "$work/clean")" 0
@@ -77,3 +78,8 @@ check_eq "a guest test that did not report fails" "$(summary missing.sh)" \
 	"0 passed, 1 failed, 0 skipped"
 check_eq "a short plan fails" "$(summary cut.sh)" "2 passed, 1 failed, 0 skipped"
 check_eq "a missing plan fails" "$(summary noplan.sh)" "1 passed, 1 failed, 0 skipped"
+
+check_fails_saying "run-vm.sh: a further disk that is not NAME=IMAGE: exit 2" 2 \
+	"'$work/lbs.img' is not NAME=IMAGE" \
+	"$vm/run-vm.sh" arm64 "$work/Image" "$work/initramfs.gz" "$work/disk.img" \
+	"$work/run" "$work/lbs.img"

@@ -11,6 +11,8 @@
 #                   run; each reports build/test-results/TIER/NAME-T.tap,
 #                   T the script's name without .sh or LABEL in LABEL=SCRIPT
 #   TIER.disk       the disk recipe, tests/vm/disks/RECIPE.sh
+#   TIER.disks      the recipes of further disks, which the guest finds
+#                   in EXTRA_DISKS (harness/init)
 #   TIER.programs   guest programs of build/ARCH/bin/ the tier builds
 #                   (besides vm-guest) and puts in the initramfs's /bin
 #   TIER.needs, TIER.needs.ARCH
@@ -36,11 +38,13 @@
 # changed while cached, the fallback under injected allocation failure,
 # the mount option shown and remounted; last, a hardware-poisoned page of
 # a pinned large folio left unmapped by a fault on another page of the
-# folio (hwpoison.sh).
+# folio (hwpoison.sh).  Empty disks with 16K and 64K blocks carry the
+# vector lines of those block sizes (large block sizes on 4K pages).
 VM_TIERS += vm-smoke
 vm-smoke.arches := arm64 x86_64
 vm-smoke.tests := smoke.sh vectors.sh hwpoison.sh
 vm-smoke.disk := smoke
+vm-smoke.disks := blocks16k blocks64k
 
 # The same tier on the 6.12 backport, arm64 (make check-full: make check
 # builds one kernel per architecture, see the end of this file).
@@ -52,7 +56,7 @@ vm-smoke-6.12.arches := arm64
 # --- vm-pages16k (make check-full) --------------------------------------------
 # The policy with 16K pages (arm64, KCONFIG=pages16k), where its sizes are
 # other page counts: the vector lines written for 16K pages, which every
-# 4K kernel skips, and a 5 MB program tagged 64k (order 2, four pages) and
+# 4K kernel skips (on 4K and 16K blocks), and a 5 MB program tagged 64k (order 2, four pages) and
 # 2m (order 7, a contiguous-bit block of 128 pages) in folios of those
 # sizes (pagesize.sh).
 VM_FULL_TIERS += vm-pages16k
@@ -60,6 +64,7 @@ vm-pages16k.arches := arm64
 vm-pages16k.kconfig := pages16k
 vm-pages16k.tests := pagesize.sh vectors.sh
 vm-pages16k.disk := smoke
+vm-pages16k.disks := blocks16k
 vm-pages16k.programs := bigprog
 
 # --- vm-suite -----------------------------------------------------------------

@@ -112,6 +112,7 @@ vm_boot = MAKE="$(MAKE)" $(TOP)/tests/vm/harness/tier-boot.sh \
 	$(if $(strip $(call vm_field,$(1),needs) $(call vm_field,$(1),needs.$(3))),\
 		--make "$(call vm_field,$(1),needs) $(call vm_field,$(1),needs.$(3))") \
 	--disk $(call vm_field,$(1),disk) \
+	$(addprefix --extra-disk ,$(call vm_field,$(1),disks)) \
 	$(addprefix --program ,$(call vm_field,$(1),programs)) \
 	--timeout $(or $(VM_TIMEOUT),$(call vm_field,$(1),timeout),900) \
 	$(RESULTS)/$(call vm_results,$(1)) $(2) $(3) \

@@ -1,22 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * vmvectors VECTORS DEVICE DIR: check the kernel's exec folio
+ * vmvectors VECTORS DIR DEVICE [DEVICE]...: check the kernel's exec folio
  * policy against the shared test vectors, as TAP, inside a test guest.
  *
- * DEVICE is an XFS filesystem with 4K blocks that vmvectors mounts on DIR
- * (and remounts per vector).  For "parse" vectors it sets the value as
+ * Each DEVICE is an XFS filesystem that vmvectors mounts on DIR (and
+ * remounts per vector); the first, the test disk, has 4K blocks and the
+ * files vecstage wrote, the others (empty) other block sizes, for the
+ * vectors of those sizes (large block sizes on 4K pages, 16K blocks on
+ * 16K pages).  For "parse" vectors it sets the value as
  * trusted.exec_folio_size on a 4 MiB file and expects EINVAL, or the size
  * (XFS_IOC_GET_EXEC_FOLIO) of the canonical value.  For "resolve" vectors
- * it mounts with the vector's mount option (expecting the mount to fail for
- * EINVAL), creates a file of the vector's size and mode, sets the xattr (or
+ * it mounts the disk of the vector's block size with the vector's mount
+ * option (expecting the mount to fail for EINVAL), creates a file of the vector's size and mode, sets the xattr (or
  * sets and removes one, which re-resolves the policy as the kernel does on
  * any xattr change) and compares size, source and order.  A vector with a
  * malformed xattr, which the kernel refuses to set, has its file written
  * offline on the disk (vecstage, vectors-offline.h): after the remount,
  * the kernel resolves it when it reads the inode.  Vectors the kernel
  * cannot be driven into from here are skipped, with the reason:
- * non-regular files, another page or block size, and mount values with
- * NUL or comma bytes.
+ * non-regular files, another page size, a block size no DEVICE has, and
+ * mount values with NUL or comma bytes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +30,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -36,7 +40,16 @@
 #include "../../vectors/vectors.h"
 #include "vectors-offline.h"
 
-static const char *dev, *dir;
+/* The disks: their device and block size; disks[0] is the test disk. */
+#define MAX_DISKS 8
+static struct {
+	const char *dev;
+	unsigned long block_size;
+} disks[MAX_DISKS];
+static unsigned int ndisks;
+/* The disk mounted on dir, or -1. */
+static int mounted = -1;
+static const char *dir;
 static unsigned int test_no, failed, skipped;
 
 static void result(bool ok, const struct execfolio_vector *vec, const char *why)
@@ -53,16 +66,32 @@ static void skip(const struct execfolio_vector *vec, const char *why)
 	skipped++;
 }
 
-/* Mount DEVICE on DIR afresh, with "exec_folio_size=VALUE" if @mount. */
-static int remount(const struct execfolio_vector_value *opt)
+/* Mount disk @disk on DIR afresh, with "exec_folio_size=VALUE" if @opt. */
+static int remount(int disk, const struct execfolio_vector_value *opt)
 {
 	char data[64] = "";
 
-	umount(dir);
+	if (mounted >= 0)
+		umount(dir);
+	mounted = -1;
 	if (opt && opt->present)
 		snprintf(data, sizeof(data), "exec_folio_size=%.*s",
 			 (int)opt->len, opt->bytes);
-	return mount(dev, dir, "xfs", 0, data) ? -errno : 0;
+	if (mount(disks[disk].dev, dir, "xfs", 0, data))
+		return -errno;
+	mounted = disk;
+	return 0;
+}
+
+/* The disk whose block size is @block_size, or -1. */
+static int disk_of_block_size(uint32_t block_size)
+{
+	unsigned int i;
+
+	for (i = 0; i < ndisks; i++)
+		if (disks[i].block_size == block_size)
+			return (int)i;
+	return -1;
 }
 
 static int get_state(const char *path, struct xfs_exec_folio *ef)
@@ -83,6 +112,16 @@ static void check_parse(const struct execfolio_vector *vec, const char *path)
 	char why[160] = "", want[EXECFOLIO_SIZE_STR], got[EXECFOLIO_SIZE_STR];
 	int ret;
 
+	/* The parse file is on the test disk. */
+	if (mounted != 0) {
+		ret = remount(0, NULL);
+		if (ret) {
+			snprintf(why, sizeof(why), "mount %s: %s", disks[0].dev,
+				 strerror(-ret));
+			result(false, vec, why);
+			return;
+		}
+	}
 	removexattr(path, EXECFOLIO_XATTR);
 	ret = setxattr(path, EXECFOLIO_XATTR, vec->value.bytes, vec->value.len,
 		       0) ?
@@ -156,17 +195,22 @@ static void check_state(const struct execfolio_vector *vec, const char *path,
 static void check_resolve(const struct execfolio_vector *vec)
 {
 	char path[512], why[640] = "";
-	int fd, ret;
+	int disk, fd, ret;
 
 	if (!S_ISREG(vec->mode))
 		return skip(vec, "not a regular file");
-	if (vec->page_size != (uint32_t)getpagesize() ||
-	    vec->block_size != VECTORS_DISK_BLOCK_SIZE)
-		return skip(vec, "another page or block size");
+	if (vec->page_size != (uint32_t)getpagesize())
+		return skip(vec, "another page size");
+	disk = disk_of_block_size(vec->block_size);
+	if (disk < 0) {
+		snprintf(why, sizeof(why), "no disk with %u-byte blocks",
+			 vec->block_size);
+		return skip(vec, why);
+	}
 	if (unusable_mount_value(&vec->mount))
 		return skip(vec, "mount value not expressible as mount data");
 
-	ret = remount(&vec->mount);
+	ret = remount(disk, &vec->mount);
 	if (vec->expect_einval) {
 		if (ret != -EINVAL)
 			snprintf(why, sizeof(why), "mount gave %d, want EINVAL",
@@ -213,20 +257,43 @@ int main(int argc, char **argv)
 	size_t i;
 	int fd;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: vmvectors VECTORS DEVICE DIR\n");
+	if (argc < 4 || argc - 3 > MAX_DISKS) {
+		fprintf(stderr,
+			"usage: vmvectors VECTORS DIR DEVICE [DEVICE]... (at most %d)\n",
+			MAX_DISKS);
 		return 2;
 	}
-	dev = argv[2];
-	dir = argv[3];
+	dir = argv[2];
 	if (execfolio_vectors_load(argv[1], &vecs, err, sizeof(err))) {
 		printf("1..1\nnot ok 1 - %s\n", err);
 		return 1;
 	}
 	printf("1..%zu\n", vecs.count);
 
-	if (remount(NULL)) {
-		printf("# mount %s on %s: %s\n", dev, dir, strerror(errno));
+	/* Each disk's block size, as XFS reports it. */
+	for (ndisks = 0; ndisks < (unsigned int)argc - 3; ndisks++) {
+		struct statfs st;
+
+		disks[ndisks].dev = argv[3 + ndisks];
+		if (remount((int)ndisks, NULL) || statfs(dir, &st)) {
+			printf("# mount %s on %s: %s\n", disks[ndisks].dev, dir,
+			       strerror(errno));
+			return 1;
+		}
+		disks[ndisks].block_size = (unsigned long)st.f_bsize;
+		printf("# %s: %lu-byte blocks\n", disks[ndisks].dev,
+		       disks[ndisks].block_size);
+	}
+	/* vecstage's files, for the offline vectors, are on the test disk. */
+	if (disks[0].block_size != VECTORS_DISK_BLOCK_SIZE) {
+		printf("# the test disk %s has %lu-byte blocks, not %u\n",
+		       disks[0].dev, disks[0].block_size,
+		       VECTORS_DISK_BLOCK_SIZE);
+		return 1;
+	}
+	if (remount(0, NULL)) {
+		printf("# mount %s on %s: %s\n", disks[0].dev, dir,
+		       strerror(errno));
 		return 1;
 	}
 	snprintf(path, sizeof(path), "%s/parse", dir);
@@ -243,6 +310,8 @@ int main(int argc, char **argv)
 		else
 			check_resolve(&vecs.v[i]);
 	}
+	if (mounted != 0)
+		remount(0, NULL);
 	unlink(path);
 	umount(dir);
 	printf("# checked %u of %zu vector lines against the kernel (%u skipped), %u failed\n",

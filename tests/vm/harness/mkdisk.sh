@@ -24,7 +24,9 @@
 #   disk_stage     fill the directory $stage; add mkfs.execfolio rules
 #                  (disk_rule PATTERN=SIZE); set disk_size (default 1g:
 #                  room to spare in every allocation group, the file is
-#                  sparse) and disk_strict=1 for --strict
+#                  sparse), disk_strict=1 for --strict and
+#                  disk_block_size (default mkfs.xfs's, 4096) for
+#                  another block size
 # and, if it needs them,
 #   disk_check     IMAGE: check what mkfs.execfolio made
 #   disk_loop      MNT: write to IMAGE, mounted at MNT (needs root)
@@ -76,6 +78,7 @@ $1"
 disk_need "$mkfs" "run make"
 disk_size=1g
 disk_strict=
+disk_block_size=
 disk_check() { :; }
 unset -f disk_loop 2>/dev/null || true
 # shellcheck source=/dev/null
@@ -119,7 +122,8 @@ n=$#
 for r; do set -- "$@" --rule "$r"; done
 shift "$n"
 "$mkfs" ${disk_strict:+--strict} "$@" --size "$disk_size" \
-	--report "$image.report" "$stage" "$image"
+	--report "$image.report" "$stage" "$image" \
+	${disk_block_size:+-- -b size=$disk_block_size}
 disk_check "$image"
 if command -v disk_loop >/dev/null; then
 	mnt=$(mktemp -d /tmp/execfolio-mkdisk.XXXXXX)

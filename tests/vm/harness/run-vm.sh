@@ -1,23 +1,35 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# run-vm.sh ARCH KERNEL INITRAMFS DISK OUTDIR
+# run-vm.sh ARCH KERNEL INITRAMFS DISK OUTDIR [NAME=IMAGE]...
 #
-# Boot KERNEL under QEMU (TCG) with INITRAMFS, the XFS test DISK and a
-# 1 MiB results disk, wait for the guest to power off (VM_TIMEOUT seconds,
+# Boot KERNEL under QEMU (TCG) with INITRAMFS, the XFS test DISK, a
+# 1 MiB results disk and any further disks IMAGE, wait for the guest to power off (VM_TIMEOUT seconds,
 # default 900), then split what the guest wrote to the results disk into
 # OUTDIR/<test>.tap and keep the console in OUTDIR/console.log.  The TAP
 # is checked by vm-tap.sh and console-tap.sh.  Exits non-zero only when
 # QEMU cannot be started.  VM_SMP (default 2) sets the CPUs, VM_QEMU_ARGS
 # adds QEMU options (e.g. -icount shift=0), VM_APPEND kernel parameters
 # (NAME=VALUE ones reach the guest's tests as environment variables).
+# The guest tells the disks by their virtio serial (harness/init): "test",
+# "results", and NAME for each further disk.
 set -u
 arch=$1
 kernel=$2
 initramfs=$3
 disk=$4
 out=$5
+shift 5
 timeout=${VM_TIMEOUT:-900}
+for d; do
+	case $d in
+	[a-z]*=?*) ;;
+	*)
+		echo "run-vm: '$d' is not NAME=IMAGE" >&2
+		exit 2
+		;;
+	esac
+done
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -43,6 +55,11 @@ x86_64)
 	exit 2
 	;;
 esac
+extra=
+for d; do
+	extra="$extra -drive file=${d#*=},format=raw,if=none,id=${d%%=*}"
+	extra="$extra -device $blk,drive=${d%%=*},serial=${d%%=*}"
+done
 command -v $qemu >/dev/null || {
 	echo "run-vm: $qemu not found: run make deps" >&2
 	exit 2
@@ -52,9 +69,9 @@ start=$(date +%s)
 # shellcheck disable=SC2086
 timeout -k 10 "$timeout" $qemu $machine ${VM_QEMU_ARGS:-} -m 1G -smp "${VM_SMP:-2}" -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initramfs" -append "$append" \
-	-drive "file=$disk,format=raw,if=none,id=test" -device "$blk,drive=test" \
+	-drive "file=$disk,format=raw,if=none,id=test" -device "$blk,drive=test,serial=test" \
 	-drive "file=$results,format=raw,if=none,id=results" \
-	-device "$blk,drive=results" \
+	-device "$blk,drive=results,serial=results" $extra \
 	</dev/null >"$out/console.log" 2>&1
 echo $? >"$out/qemu-status"
 echo $(($(date +%s) - start)) >"$out/seconds"

@@ -11,6 +11,11 @@
 #                    build/vm/ARCH/RECIPE-disk.img (RECIPE a name of
 #                    tests/vm/disks/ or a path); the boot runs on a
 #                    copy, OUTDIR.disk.img, left for the checks after it
+#   --extra-disk RECIPE
+#                    another disk made the same way, attached after the
+#                    test disk as a virtio disk with RECIPE as its serial
+#                    (repeatable); its copy, OUTDIR.RECIPE.disk.img, is
+#                    removed after the boot
 #   --program P      build/ARCH/bin/P into the initramfs (repeatable)
 #   --timeout S      the limit of the boot (VM_TIMEOUT of run-vm.sh)
 # then the initramfs with the guest TESTs (mkinitramfs.sh), KERNEL under
@@ -24,12 +29,13 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 usage() {
-	echo "tier-boot: usage: tier-boot.sh [--make GOALS]... --disk RECIPE [--program P]... [--timeout S] RESULTS NAME ARCH KERNEL OUTDIR TEST..." >&2
+	echo "tier-boot: usage: tier-boot.sh [--make GOALS]... --disk RECIPE [--extra-disk RECIPE]... [--program P]... [--timeout S] RESULTS NAME ARCH KERNEL OUTDIR TEST..." >&2
 	exit 2
 }
 
 goals_n=0
 disk=
+extra_disks=
 programs=
 timeout=${VM_TIMEOUT:-}
 while [ $# -gt 0 ]; do
@@ -43,6 +49,11 @@ while [ $# -gt 0 ]; do
 	--disk)
 		[ $# -ge 2 ] || usage
 		disk=$2
+		shift 2
+		;;
+	--extra-disk)
+		[ $# -ge 2 ] || usage
+		extra_disks="$extra_disks $2"
 		shift 2
 		;;
 	--program)
@@ -87,20 +98,32 @@ while [ $i -le $goals_n ]; do
 	i=$((i + 1))
 done
 
+# A copy of the cached disk of RECIPE, for this boot: COPY.
+boot_disk() { # RECIPE COPY
+	recipe=$(basename "$1" .sh)
+	image=$top/build/vm/$arch/$recipe-disk.img
+	"$here/mkdisk.sh" "$1" "$arch" "$image" || setup_failed "the disk ($recipe)"
+	cp --sparse=always "$image" "$2" || setup_failed "the copy of the disk ($recipe)"
+}
+
 mkdir -p "$(dirname "$out")"
-rm -f "$out.disk.img"
-recipe=$(basename "$disk" .sh)
-image=$top/build/vm/$arch/$recipe-disk.img
-"$here/mkdisk.sh" "$disk" "$arch" "$image" || setup_failed "the disk ($recipe)"
-cp --sparse=always "$image" "$out.disk.img" || setup_failed "the copy of the disk"
+rm -f "$out.disk.img" "$out".*.disk.img
+boot_disk "$disk" "$out.disk.img"
+extra_images=
+for d in $extra_disks; do
+	boot_disk "$d" "$out.$(basename "$d" .sh).disk.img"
+	extra_images="$extra_images $(basename "$d" .sh)=$out.$(basename "$d" .sh).disk.img"
+done
 
 scripts=
 for t; do scripts="$scripts ${t#*=}"; done
 # shellcheck disable=SC2086
 "$here/mkinitramfs.sh" $programs "$arch" "$out.initramfs.gz" $scripts ||
 	setup_failed "the initramfs"
+# shellcheck disable=SC2086 # the extra disks are words
 VM_TIMEOUT=${timeout:-900} "$here/run-vm.sh" "$arch" "$kernel" \
-	"$out.initramfs.gz" "$out.disk.img" "$out" || setup_failed "QEMU"
+	"$out.initramfs.gz" "$out.disk.img" "$out" $extra_images || setup_failed "QEMU"
+rm -f "$out".*.disk.img
 
 $tap_run "$name-console" "$here/console-tap.sh" "$out"
 for t; do

@@ -22,7 +22,7 @@
 # ARCH and KCONFIG so that ccache hits for every unchanged file, and removed
 # once the kernel is in the cache: a tree is about 2 GB and is never built
 # again (the next key unpacks a new one), so keeping four of them is what
-# fills a small CI disk. Its build.log is kept beside the image; a tree
+# fills a small CI disk. Its build.log is kept in the cache entry; a tree
 # whose build failed is kept for inspection. KEEP_KERNEL_TREE=1 keeps it.
 #
 # With --patches it only prints the patches that SERIES applies, one path a

@@ -78,12 +78,14 @@ check_eq "a disk that cannot be made is a setup failure" \
 # Every tier of tiers.mk names its tests and a disk recipe that exist.
 missing=$(cd "$top" && make --no-print-directory -s --eval '
 vm-driver-list:
-	@$(foreach t,$(VM_TIERS) $(VM_FULL_TIERS),echo "$(t) disk=$(call vm_field,$(t),disk) $(foreach a,arm64 x86_64,$(call vm_field,$(t),tests) $(call vm_field,$(t),tests.$(a)))";)
-' vm-driver-list | while read -r tier disk scripts; do
-	[ -r "$top/tests/vm/disks/${disk#disk=}.sh" ] || echo "$tier: no recipe ${disk#disk=}"
+	@$(foreach t,$(VM_TIERS) $(VM_FULL_TIERS),echo "$(t) disk=$(subst $() ,:,$(strip $(call vm_field,$(t),disk) $(call vm_field,$(t),disks))) $(foreach a,arm64 x86_64,$(call vm_field,$(t),tests) $(call vm_field,$(t),tests.$(a)))";)
+' vm-driver-list | while read -r tier disks scripts; do
+	for d in $(echo "${disks#disk=}" | tr : ' '); do
+		[ -r "$top/tests/vm/disks/$d.sh" ] || echo "$tier: no recipe $d"
+	done
 	for s in $scripts; do
 		[ -r "$top/tests/vm/guest/${s#*=}" ] || echo "$tier: no guest test ${s#*=}"
 	done
 done)
-check_eq "every tier's disk recipe and guest tests exist" "$missing" ""
+check_eq "every tier's disk recipes and guest tests exist" "$missing" ""
 tap_done

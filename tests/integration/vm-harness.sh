@@ -37,7 +37,7 @@ Unable to handle kernel NULL pointer dereference at virtual address 000000000000
 BUG: sleeping function called from invalid context at mm/filemap.c:1234
 Kernel panic - not syncing: Fatal exception'
 
-plan $(($(echo "$splats" | wc -l) + 8))
+plan $(($(echo "$splats" | wc -l) + 10))
 
 fake_run "$work/clean" 0 "xfs: exec_folio_size=64k"
 check_eq "a clean run passes console-tap" "$(console_failures "$work/clean")" 0
@@ -83,3 +83,11 @@ check_fails_saying "run-vm.sh: a further disk that is not NAME=IMAGE: exit 2" 2 
 	"'$work/lbs.img' is not NAME=IMAGE" \
 	"$vm/run-vm.sh" arm64 "$work/Image" "$work/initramfs.gz" "$work/disk.img" \
 	"$work/run" "$work/lbs.img"
+check_fails_saying "run-vm.sh: a further disk named like the results disk: exit 2" 2 \
+	"'results' is the name of the test or results disk" \
+	"$vm/run-vm.sh" arm64 "$work/Image" "$work/initramfs.gz" "$work/disk.img" \
+	"$work/run" "results=$work/lbs.img"
+check_fails_saying "run-vm.sh: a further disk whose name a serial cannot carry: exit 2" 2 \
+	"disk name 'lbs,16k': only a-z" \
+	"$vm/run-vm.sh" arm64 "$work/Image" "$work/initramfs.gz" "$work/disk.img" \
+	"$work/run" "lbs,16k=$work/lbs.img"

@@ -11,9 +11,10 @@
  * trusted.exec_folio_size on a 4 MiB file and expects EINVAL, or the size
  * (XFS_IOC_GET_EXEC_FOLIO) of the canonical value.  For "resolve" vectors
  * it mounts the disk of the vector's block size with the vector's mount
- * option (expecting the mount to fail for EINVAL), creates a file of the vector's size and mode, sets the xattr (or
- * sets and removes one, which re-resolves the policy as the kernel does on
- * any xattr change) and compares size, source and order.  A vector with a
+ * option (expecting the mount to fail for EINVAL), creates a file of the
+ * vector's size and mode, sets the xattr (or sets and removes one, which
+ * re-resolves the policy as the kernel does on any xattr change) and
+ * compares size, source and order.  A vector with a
  * malformed xattr, which the kernel refuses to set, has its file written
  * offline on the disk (vecstage, vectors-offline.h): after the remount,
  * the kernel resolves it when it reads the inode.  Vectors the kernel
@@ -270,6 +271,11 @@ int main(int argc, char **argv)
 	}
 	printf("1..%zu\n", vecs.count);
 
+	/*
+	 * Whatever an earlier test left mounted on DIR goes: mounted over, it
+	 * would keep its superblock and ignore each vector's mount option.
+	 */
+	umount(dir);
 	/* Each disk's block size, as XFS reports it. */
 	for (ndisks = 0; ndisks < (unsigned int)argc - 3; ndisks++) {
 		struct statfs st;

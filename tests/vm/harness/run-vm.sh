@@ -21,11 +21,34 @@ disk=$4
 out=$5
 shift 5
 timeout=${VM_TIMEOUT:-900}
+# NAME becomes a QEMU id and the disk's serial (at most 20 bytes); IMAGE
+# goes into a -drive option, where a comma would start another.
 for d; do
 	case $d in
+	test=* | results=*)
+		echo "run-vm: '${d%%=*}' is the name of the test or results disk" >&2
+		exit 2
+		;;
 	[a-z]*=?*) ;;
 	*)
 		echo "run-vm: '$d' is not NAME=IMAGE" >&2
+		exit 2
+		;;
+	esac
+	name=${d%%=*}
+	case $name in
+	*[!a-z0-9_-]*)
+		echo "run-vm: disk name '$name': only a-z, 0-9, _ and - please" >&2
+		exit 2
+		;;
+	esac
+	if [ ${#name} -gt 20 ]; then
+		echo "run-vm: disk name '$name' is longer than a virtio serial (20)" >&2
+		exit 2
+	fi
+	case ${d#*=} in
+	*[,[:space:]]*)
+		echo "run-vm: disk image '${d#*=}': no commas or spaces in its path" >&2
 		exit 2
 		;;
 	esac

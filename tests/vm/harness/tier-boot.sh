@@ -86,6 +86,7 @@ setup_failed() { # WHAT
 	echo "tier-boot: $name: $1 failed" >&2
 	mkdir -p "$results"
 	printf '1..1\nnot ok 1 - %s: %s failed\n' "$name" "$1" >"$results/$name-setup.tap"
+	rm -f "$out".*.disk.img
 	exit 0
 }
 

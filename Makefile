@@ -153,12 +153,7 @@ check-full: deps-check
 	done
 	@echo "==== tier vm-robust (x86_64)"
 	@$(MAKE) --no-print-directory check-vm-robust VM_ARCHES=x86_64
-	@for t in $(VM_FULL_TIERS); do \
-		echo "==== tier $$t"; \
-		$(MAKE) --no-print-directory check-$$t || \
-			printf '1..1\nnot ok 1 - make check-%s failed\n' $$t \
-				> $(RESULTS)/$$t-make.tap; \
-	done
+	@$(call run_tiers,$(VM_FULL_TIERS))
 	@echo "==== check-patches"
 	@$(MAKE) --no-print-directory check-patches || \
 		printf '1..1\nnot ok 1 - make check-patches failed\n' > $(RESULTS)/check-patches.tap

@@ -108,8 +108,11 @@ static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
  * window of ra_pages from the folio of exec_folio_order() around the
  * fault (the file's preferred order instead when it has one, patch 3),
  * bounded by the VMA, no async mark, no mmap_miss accounting. Other
- * faults: read-around centred on the fault in order-0 folios, from a
- * boundary of the preferred order when the fault stays inside (patch 3).
+ * faults: read-around centred on the fault in order-0 folios; with a
+ * preferred order (patch 3), a window of at least two whole folios moves
+ * to the boundary nearest its start, its async mark kept after the folio
+ * of the fault or dropped; any other starts at the boundary above when
+ * the fault stays inside.
  */
 static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
 				   uint64_t page, int vma_idx, bool exec)
@@ -137,10 +140,21 @@ static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
 		if (!sim_read_around_window(s, ra, page))
 			return;
 		ra->order = 0;
-		aligned_start = round_up_u64(ra->start, pref_nr);
-		if (aligned_start <= page) {
-			ra->size -= aligned_start - ra->start;
-			ra->start = aligned_start;
+		if (pref_nr > 1 && ra->size >= 2 * pref_nr &&
+		    !(ra->size & (pref_nr - 1))) {
+			uint64_t fault_end = round_up_u64(page + 1, pref_nr);
+
+			ra->start = round_down_u64(ra->start + pref_nr / 2,
+						   pref_nr);
+			ra->async_size =
+				min_u64(ra->async_size,
+					ra->start + ra->size - fault_end);
+		} else {
+			aligned_start = round_up_u64(ra->start, pref_nr);
+			if (aligned_start <= page) {
+				ra->size -= aligned_start - ra->start;
+				ra->start = aligned_start;
+			}
 		}
 	}
 	ractl.index = ra->start;

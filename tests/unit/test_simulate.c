@@ -200,8 +200,8 @@ static void test_policy_eof(void **state)
 
 /*
  * The preferred order also shapes non-exec reads: a fault outside the exec
- * segment gets stock read-around, [84, 116), started on the 64K boundary
- * the fault stays behind: [96, 116) (the 6.12 backport, as on 7.3).
+ * segment gets stock read-around, [84, 116), moved back to the 64K
+ * boundary below: [80, 112), two 64K folios (the 6.12 backport, as on 7.3).
  */
 static void test_policy_data_fault(void **state)
 {
@@ -212,7 +212,7 @@ static void test_policy_data_fault(void **state)
 	run(1 << 20, &seg, 1, pages, 1, EXECFOLIO_SIM_POLICY, 4, &r);
 	assert_int_equal(r.text_touched_pages, 0);
 	assert_int_equal(r.text_mapped_pages, 0);
-	assert_int_equal(r.cache_bytes, 20 * PAGE);
+	assert_int_equal(r.cache_bytes, 32 * PAGE);
 }
 
 /*
@@ -432,33 +432,68 @@ static void test_73_policy_order_wins(void **state)
 }
 
 /*
- * Read-around of a data fault at 100: stock 7.3 reads [84, 116) in pages;
- * with a 64K preference it starts on the folio boundary, [96, 116), a 64K
- * and a 16K folio; with 2M, whose boundary (0) lies before the window, it
- * keeps [84, 116) and gets the largest folios that fit up to 64K.
+ * Read-around of a data fault at 100: stock 7.3 reads [84, 116) in pages,
+ * and a fault at 80 then misses; with a 64K preference the window, two
+ * folios, moves back to the boundary below, [80, 112): as much read, in
+ * two 64K folios, and 80 is cached. With 2M, larger than the window, whose
+ * boundary (0) lies before it, it keeps [84, 116) and gets the largest
+ * folios that fit up to 64K.
  */
 static void test_73_read_around_aligned(void **state)
 {
 	static const struct execfolio_sim_segment seg = { 0, 0, 64 * PAGE };
-	static const uint64_t pages[] = { 100 };
+	static const uint64_t pages[] = { 100, 80 };
 	struct execfolio_sim_result r;
 
 	run73(1 << 20, &seg, 1, pages, 1, EXECFOLIO_SIM_STOCK, 0,
 	      EXECFOLIO_SIM_ARCH_ARM64, &r);
 	assert_int_equal(r.cache_bytes, 32 * PAGE);
+	run73(1 << 20, &seg, 1, pages, 2, EXECFOLIO_SIM_STOCK, 0,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.major_faults, 2);
 	run73(1 << 20, &seg, 1, pages, 1, EXECFOLIO_SIM_POLICY, 4,
 	      EXECFOLIO_SIM_ARCH_ARM64, &r);
 	assert_int_equal(r.text_mapped_pages, 0);
-	assert_int_equal(r.cache_bytes, 20 * PAGE);
+	assert_int_equal(r.cache_bytes, 32 * PAGE);
+	assert_int_equal(r.read_bytes, 32 * PAGE);
+	run73(1 << 20, &seg, 1, pages, 2, EXECFOLIO_SIM_POLICY, 4,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.major_faults, 1);
+	assert_int_equal(r.cache_bytes, 32 * PAGE);
 	run73(1 << 20, &seg, 1, pages, 1, EXECFOLIO_SIM_POLICY, 9,
 	      EXECFOLIO_SIM_ARCH_ARM64, &r);
 	assert_int_equal(r.cache_bytes, 32 * PAGE);
 }
 
 /*
+ * The async mark of a moved read-around window stays after the folio of
+ * the fault, which the fault maps whole: a fault at 88 reads [80, 112)
+ * with the mark in the folio at 96, which a fault at 100 then meets and
+ * reads on from 112. A fault at 100 reads the same window, whose mark
+ * would fall in its own folio: it has none, and 104 after it reads
+ * nothing more.
+ */
+static void test_73_read_around_mark(void **state)
+{
+	static const uint64_t marked[] = { 88, 100 };
+	static const uint64_t unmarked[] = { 100, 104 };
+	struct execfolio_sim_result r;
+
+	run73(1 << 20, NULL, 0, marked, 2, EXECFOLIO_SIM_POLICY, 4,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.major_faults, 1);
+	assert_true(r.cache_bytes > 32 * PAGE);
+	run73(1 << 20, NULL, 0, unmarked, 2, EXECFOLIO_SIM_POLICY, 4,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.major_faults, 1);
+	assert_int_equal(r.cache_bytes, 32 * PAGE);
+}
+
+/*
  * No folio past EOF: a 70000-byte file (pages 0..17) faulted at 17 with
- * a 64K preference reads from the boundary 16 to EOF, one 8K folio of
- * the 4464 bytes there; stock reads the 17 pages [1, 18) around it.
+ * a 64K preference reads from the boundary 0, below stock's window
+ * [1, 33), to EOF: a 64K folio and one 8K folio of the 4464 bytes at 16,
+ * one page more than the 17 pages [1, 18) stock reads.
  */
 static void test_73_no_folio_past_eof(void **state)
 {
@@ -467,8 +502,8 @@ static void test_73_no_folio_past_eof(void **state)
 
 	run73(70000, NULL, 0, pages, 1, EXECFOLIO_SIM_POLICY, 4,
 	      EXECFOLIO_SIM_ARCH_ARM64, &r);
-	assert_int_equal(r.cache_bytes, 2 * PAGE);
-	assert_int_equal(r.read_bytes, 70000 - 65536);
+	assert_int_equal(r.cache_bytes, 18 * PAGE);
+	assert_int_equal(r.read_bytes, 70000);
 	run73(70000, NULL, 0, pages, 1, EXECFOLIO_SIM_STOCK, 0,
 	      EXECFOLIO_SIM_ARCH_ARM64, &r);
 	assert_int_equal(r.cache_bytes, 17 * PAGE);
@@ -480,9 +515,9 @@ static void test_73_no_folio_past_eof(void **state)
  * at 100 caches [84, 116) in pages before the first exec fault, at 116 in
  * text starting at 112. Stock: the exec window [112, 144) meets cached
  * 112 and falls back to pages; five pages mapped, one at a time. With
- * 64K: read-around cached [96, 116) as 64K + 16K, and the exec window
- * skips the cached 16K folio and fills [116, 144) with 16K, 32K and 64K
- * folios; the two 16K folios are mapped whole.
+ * 64K: read-around cached [80, 112) as two 64K folios, below the text,
+ * and the exec window reads [112, 144) as two more; the one at 112 is
+ * mapped whole.
  */
 static void test_73_exec_after_read_around(void **state)
 {
@@ -502,9 +537,9 @@ static void test_73_exec_after_read_around(void **state)
 	run73(1 << 20, &seg, 1, pages, 2, EXECFOLIO_SIM_POLICY, 4,
 	      EXECFOLIO_SIM_ARCH_ARM64, &r);
 	assert_int_equal(r.major_faults, 2);
-	assert_int_equal(r.cache_bytes, 48 * PAGE);
-	assert_int_equal(r.text_mapped_pages, 8);
-	assert_int_equal(r.aligned[2], 8);
+	assert_int_equal(r.cache_bytes, 64 * PAGE);
+	assert_int_equal(r.text_mapped_pages, 16);
+	assert_int_equal(r.aligned[4], 16);
 }
 
 /*
@@ -663,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_73_x86_64_exec_fault),
 		cmocka_unit_test(test_73_policy_order_wins),
 		cmocka_unit_test(test_73_read_around_aligned),
+		cmocka_unit_test(test_73_read_around_mark),
 		cmocka_unit_test(test_73_no_folio_past_eof),
 		cmocka_unit_test(test_73_exec_after_read_around),
 		cmocka_unit_test(test_73_async_order),

@@ -41,7 +41,7 @@ run_measure() { # PROGRAM [fail] -> "BIG64 CONT TEXT"
 	wait $pid 2>/dev/null
 }
 
-echo "1..37"
+echo "1..41"
 
 # The readahead window decides what a data fault's read-around brings in
 # before the text is executed.  Linux 7.3 gives the guest's virtio disk
@@ -137,25 +137,55 @@ check_eq "once unused its folios stay cached, the change still pending" \
 
 # A library (mode 0644, no xattr) as the dynamic loader uses it: its ELF
 # header read() while nothing else of it is cached, then mapped executable.
-# The mapping brings it into the mount default, and the few clean
-# folios of the header read are dropped (not pending) so that its first
-# text block is read as a 64K folio.
+# The header read reads the file's first block as one 64K folio, and the
+# mapping brings the file into the mount default with nothing pending and
+# nothing to read again.
 cp /mnt/bigtext /mnt/lib.so
 chmod 0644 /mnt/lib.so
 drop_caches
+stat /mnt/lib.so >/dev/null
+read0=$(disk_read_bytes)
 dd if=/mnt/lib.so of=/dev/null bs=832 count=1 2>/dev/null
-check_eq "library mapped executable after its header read: mount default, header folios dropped" \
+read1=$(disk_read_bytes)
+check_eq "a header read of an undecided file on the mount reads its first 64K block" \
+	"$((read1 - read0))" 65536
+check_eq "library mapped executable after its header read: mount default, nothing pending" \
 	"$(vmhelper execsum /mnt/lib.so >/tmp/execsum.out && state /mnt/lib.so)" \
 	"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
 check_eq "library mapped executable: its bytes as read(2) gives them" \
 	"$(cat /tmp/execsum.out)" "$(vmhelper sum /mnt/lib.so)"
+# The same on a fresh inode, counting what the two steps read together.
+cp /mnt/lib.so /mnt/lib3.so
+drop_caches
+stat /mnt/lib3.so >/dev/null
+read0=$(disk_read_bytes)
+dd if=/mnt/lib3.so of=/dev/null bs=832 count=1 2>/dev/null
+vmhelper execsum /mnt/lib3.so >/dev/null
+read1=$(disk_read_bytes)
+size=$(stat -c %s /mnt/lib3.so)
+check_eq "header read then executable mapping: every block read once" \
+	"$((read1 - read0))" "$(((size + 4095) / 4096 * 4096))"
+# With readahead off the header read caches one page: the first
+# executable mapping drops it (nothing pending), so that the first
+# block is read as one folio.
+cp /mnt/lib.so /mnt/lib4.so
+drop_caches
+stat /mnt/lib4.so >/dev/null
+echo 0 >$ra
+dd if=/mnt/lib4.so of=/dev/null bs=832 count=1 2>/dev/null
+echo 128 >$ra
+check_eq "readahead off: a header read caches one page" \
+	"$(vmhelper cached /mnt/lib4.so)" 4096
+check_eq "readahead off: the executable mapping drops the header page, nothing pending" \
+	"$(vmhelper execsum /mnt/lib4.so >/dev/null && state /mnt/lib4.so)" \
+	"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
 cp /mnt/lib.so /mnt/lib2.so
 drop_caches
 vmhelper read /mnt/lib2.so >/dev/null
 check_eq "a library cached whole before its first executable mapping keeps its folios (pending)" \
 	"$(vmhelper execsum /mnt/lib2.so >/dev/null && state /mnt/lib2.so)" \
 	"size=65536 source=mount order=4 folio=65536 pending=1 deferred=0"
-rm -f /mnt/lib.so /mnt/lib2.so
+rm -f /mnt/lib.so /mnt/lib2.so /mnt/lib3.so /mnt/lib4.so
 
 # An execute bit given through a POSIX ACL (setfacl), which changes
 # the mode without a chmod, applies the mount default; taken away,

@@ -12,6 +12,8 @@
  *   vmhelper mmapsum PATH        the same by a shared mapping of PATH
  *   vmhelper execsum PATH        the same by a private executable mapping of
  *                                PATH, as the dynamic loader maps a library
+ *   vmhelper cached PATH         bytes of PATH in the page cache (mincore(2)
+ *                                of a read-only mapping, which faults nothing)
  *   vmhelper willneed PATH       posix_fadvise(POSIX_FADV_WILLNEED) on all
  *                                of PATH, as a preloader does
  *   vmhelper randread PATH N SEED
@@ -253,6 +255,37 @@ static int cmd_mmapsum(const char *path, int prot, int flags)
 	return 0;
 }
 
+/* Bytes of PATH in the page cache: mincore(2) of a mapping never touched. */
+static int cmd_cached(const char *path)
+{
+	long page_size = sysconf(_SC_PAGESIZE);
+	unsigned long long cached = 0;
+	unsigned char *resident;
+	size_t pages, i;
+	struct stat st;
+	void *p;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		return report(-1);
+	pages = (st.st_size + page_size - 1) / page_size;
+	if (pages) {
+		p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			return report(-1);
+		resident = malloc(pages);
+		if (!resident || mincore(p, st.st_size, resident))
+			return report(-1);
+		for (i = 0; i < pages; i++)
+			cached += resident[i] & 1;
+		free(resident);
+		munmap(p, st.st_size);
+	}
+	close(fd);
+	printf("%llu\n", cached * page_size);
+	return 0;
+}
+
 static int cmd_willneed(const char *path)
 {
 	int fd = open(path, O_RDONLY);
@@ -370,6 +403,8 @@ int main(int argc, char **argv)
 		return cmd_acl(argv[2], argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "execsum"))
 		return cmd_mmapsum(argv[2], PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	if (argc == 3 && !strcmp(argv[1], "cached"))
+		return cmd_cached(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "mount"))
 		return cmd_mount(argv[2], argv[3], false, argv[4]);
 	if (argc == 6 && !strcmp(argv[1], "mount") &&
@@ -384,7 +419,9 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "hwpoison"))
 		return cmd_hwpoison(argv[2], argv[3], argv[4]);
 	fprintf(stderr,
-		"usage: vmhelper state|rmxattr|read PATH | setxattr PATH VALUE |\n"
+		"usage: vmhelper state|rmxattr|read|sum|mmapsum|execsum|cached PATH |\n"
+		"       setxattr PATH VALUE | willneed PATH | randread PATH N SEED |\n"
+		"       acl PATH access|default OCTAL |\n"
 		"       mount DEV DIR [remount] VALUE | as-user UID GID CMD... |\n"
 		"       hog MIB | fragment KIB | hwpoison PATH POISON TOUCH\n");
 	return 2;

@@ -138,6 +138,8 @@ def load_kernels(d, cold=None):
             col = label(kernel, cfg, ra)
             if cold is not None and key == "start_ns":
                 cold.setdefault((delay, col, wl), []).append(v)
+            if cold is not None and key == "start_read_requests":
+                cold.setdefault((delay, col, wl + " reads"), []).append(v)
             if delay_rank(delay) != least:
                 continue
             if col not in columns:
@@ -163,8 +165,8 @@ def median(vals):
 def cold_tables(out, cold, columns):
     """Per delay and read_ahead_kb, the cold-start seconds of every
     workload (median over the rounds, and its ratio to ANCHOR's column,
-    or the first column's without it), and the read latency the disk
-    showed."""
+    or the first column's without it), the disk's read requests in that
+    time and the read latency the disk showed."""
     delays = sorted({k[0] for k in cold}, key=delay_rank)
     ras = []
     for c in columns:
@@ -198,6 +200,12 @@ def cold_tables(out, cold, columns):
                     cell += " (%.2fx)" % (median(v) / median(base))
                 cells.append(cell)
             out.append("| %s | %s |" % (COLD[wl], " | ".join(cells)))
+        for wl in WORKLOADS:
+            reads = [cold.get((delay, c, wl + " reads")) for c in cols]
+            if any(reads):
+                out.append("| %s: read requests, median | %s |" % (
+                    COLD[wl], " | ".join("%.0f" % median(v) if v else "-"
+                                         for v in reads)))
         lat = [cold.get((delay, c, "disk")) for c in cols]
         out.append("| mean read latency the guest saw, ms | %s |" % " | ".join(
             "%.2f" % median(v) if v else "-" for v in lat))

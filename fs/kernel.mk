@@ -8,7 +8,9 @@
 #   make kernels         both architectures (KCONFIG as above)
 #   make checkpatch      scripts/checkpatch.pl --strict on every patch
 #   make check-patches   build the kernel after each patch in turn
-#                        (ARCH=arm64 by default; for make check-full)
+#                        (ARCH=arm64 by default; for make check-full;
+#                        FIRST_PATCH=N from the N-th on, the ones before
+#                        applied without a build)
 #
 # Test kernels go to build/arm64/Image and build/x86_64/bzImage, release,
 # KASAN and 16K-page kernels to build/<arch>/<KCONFIG>/, and
@@ -44,4 +46,4 @@ checkpatch:
 	$(Q)$(TOP)/fs/scripts/checkpatch.sh
 
 check-patches:
-	$(Q)$(TOP)/fs/scripts/build-each-patch.sh $(if $(filter command line,$(origin ARCH)),$(ARCH),arm64)
+	$(Q)$(TOP)/fs/scripts/build-each-patch.sh $(if $(filter command line,$(origin ARCH)),$(ARCH),arm64) $(FIRST_PATCH)

@@ -32,7 +32,8 @@
 # comments "# bench CONFIG WORKLOAD VIEW KEY VALUE": VIEW "run" (bytes
 # read from disk, page-cache growth, major faults, the workload's figure,
 # its cold-start time start_ns: until the boot script or the build ended,
-# until nginx or redis-server first answered),
+# until nginx or redis-server first answered, and start_read_requests,
+# the disk's read requests in that time),
 # "live" (execfolio stat of the workload's processes still running: the
 # daemons; rows in kB) and "cache" (execfolio stat of benchhelper hold's
 # mappings of the tree: the text of every ELF file of the tree as the
@@ -179,6 +180,18 @@ measure_cache() { # ROOT
 	wait $hpid 2>/dev/null
 }
 
+# Read requests of the test disk from here to emit_start_reads: how many
+# the cold start waited on, beside its time.
+start_reads_begin() {
+	set -- $(disk_reads)
+	start_reads0=$1
+}
+
+emit_start_reads() {
+	set -- $(disk_reads)
+	emit run start_read_requests $(($1 - start_reads0))
+}
+
 # The counters of a run started with counters_start and faults_start.
 emit_counters() {
 	set -- $(counters_delta)
@@ -209,8 +222,10 @@ bench_boot() { # ROOT
 	chroot_mounts "$1"
 	faults_start
 	counters_start
+	start_reads_begin
 	if benchhelper run /tmp/boot.run chroot "$1" /bin/sh /etc/bench/boot.sh \
 		>/tmp/boot.log 2>&1; then
+		emit_start_reads
 		emit_counters
 		emit_runfile /tmp/boot.run
 		ok "$cfg boot: the boot script started redis-server and nginx"
@@ -228,11 +243,13 @@ bench_nginx() { # ROOT
 	chroot_mounts "$1"
 	faults_start
 	counters_start
+	start_reads_begin
 	chroot "$1" /usr/sbin/nginx -c /etc/bench/nginx.conf -g 'daemon off;' \
 		>/tmp/nginx.log 2>&1 &
 	if time_until /tmp/nginx-start.run chroot "$1" /usr/bin/ab -q -n 1 \
 		http://127.0.0.1:8080/index.html; then
 		start_ns=$(run_wall_ns /tmp/nginx-start.run)
+		emit_start_reads
 	else
 		start_ns=
 		sed -e 's/^/# nginx: /' /tmp/nginx.log "$1/var/log/nginx/error.log"
@@ -262,6 +279,7 @@ bench_nginx() { # ROOT
 redis_start() { # ROOT
 	chroot_mounts "$1"
 	counters_start
+	start_reads_begin
 	chroot "$1" /usr/bin/redis-server --port 6379 --bind 127.0.0.1 \
 		--save '' --appendonly no --daemonize no \
 		>/tmp/redis-start.log 2>&1 &
@@ -270,6 +288,7 @@ redis_start() { # ROOT
 	if time_until /tmp/redis-start.run \
 		sh -c "chroot '$1' /usr/bin/redis-cli ping | grep -q PONG"; then
 		start_ns=$(run_wall_ns /tmp/redis-start.run)
+		emit_start_reads
 		chroot "$1" /usr/bin/redis-cli shutdown nosave >/dev/null 2>&1
 	else
 		sed -e 's/^/# redis-server: /' /tmp/redis-start.log
@@ -308,8 +327,10 @@ bench_gcc() { # ROOT
 	sync
 	faults_start
 	counters_start
+	start_reads_begin
 	if benchhelper run /tmp/gcc.run chroot "$1" /usr/bin/make -C /src \
 		-j"$cc_jobs" >/tmp/gcc.log 2>&1 && [ -s "$1/src/libexecfolio.a" ]; then
+		emit_start_reads
 		emit_counters
 		emit_runfile /tmp/gcc.run
 		ok "$cfg gcc: built libexecfolio.a"

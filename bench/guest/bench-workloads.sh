@@ -181,7 +181,7 @@ measure_cache() { # ROOT
 }
 
 # Read requests of the test disk from here to emit_start_reads: how many
-# the cold start waited on, beside its time.
+# the cold start sent the disk, beside its time.
 start_reads_begin() {
 	set -- $(disk_reads)
 	start_reads0=$1

@@ -5,7 +5,7 @@
 # fs/series in turn (test config), so that every patch is known to compile
 # on its own.  One tree, built incrementally: after the first patch only
 # what the next patch touches is rebuilt, and ccache serves the rest.
-# FIRST (a number, 1 by default) starts at that patch of the series: the
+# FIRST (make check-patches FIRST_PATCH=N; 1 by default) starts at that patch: the
 # patches before it are applied without a build, for a change to a later
 # patch, which cannot break the ones before it.  Each patch that changes
 # a header most of the kernel includes rebuilds most of it, so starting
@@ -32,12 +32,12 @@ patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series_dir/series")
 count=$(echo "$patches" | wc -l)
 case $first in
 '' | *[!0-9]* | 0*)
-	echo "build-each-patch: FIRST '$first' is not a patch number (1-$count)" >&2
+	echo "build-each-patch: FIRST_PATCH '$first' is not a patch number of the series (1-$count)" >&2
 	exit 1
 	;;
 esac
 [ "$first" -le "$count" ] || {
-	echo "build-each-patch: FIRST $first: the series has $count patches" >&2
+	echo "build-each-patch: FIRST_PATCH $first: the series has $count patches" >&2
 	exit 1
 }
 
@@ -56,7 +56,7 @@ for p in $patches; do
 	n=$((n + 1))
 	patch -d "$src" -p1 --fuzz=0 -N -s <"$series_dir/patches/$p"
 	if [ "$n" -lt "$first" ]; then
-		echo "build-each-patch: $arch: $p applied, not built (FIRST $first)"
+		echo "build-each-patch: $arch: $p applied, not built (FIRST_PATCH $first)"
 		continue
 	fi
 	start=$(date +%s)

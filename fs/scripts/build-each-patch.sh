@@ -5,11 +5,12 @@
 # fs/series in turn (test config), so that every patch is known to compile
 # on its own.  One tree, built incrementally: after the first patch only
 # what the next patch touches is rebuilt, and ccache serves the rest.
-# FIRST (make check-patches FIRST_PATCH=N; 1 by default) starts at that patch: the
-# patches before it are applied without a build, for a change to a later
-# patch, which cannot break the ones before it.  Each patch that changes
-# a header most of the kernel includes rebuilds most of it, so starting
-# later saves those builds.  Part of make check-full, not of make check.
+# FIRST (make check-patches FIRST_PATCH=N; 1 by default) starts at that
+# patch: the patches before it are applied without a build, for a change
+# to a later patch, which cannot break the ones before it.  Each patch
+# that changes a header most of the kernel includes rebuilds most of it,
+# so starting later saves those builds.  Part of make check-full, not of
+# make check.
 set -eu
 arch=${1:-arm64}
 first=${2:-1}

@@ -134,10 +134,12 @@ all: $(BIN)/execfolio
 # Not part of make check (DESIGN.md section 10.2): the in-guest tiers on
 # the KASAN arm64 kernel (their fault injection, bad input and concurrency
 # tests under the address sanitizer; about twice as slow as the test
-# kernel, hence the longer VM timeout), vm-robust on x86_64, the tiers
+# kernel, hence the longer VM timeout), vm-robust on x86_64, both with the
+# guest tests' own settings (VM_APPEND=, not the shorter ones vm-robust
+# has in make check), the tiers
 # that need a kernel make check does not build (VM_FULL_TIERS, tests/vm/
-# tiers.mk: the 6.12 backport's vm-smoke and vm-suite, vm-fidelity against
-# stock 7.3, the policy with 16K pages) and every patch built on its own.
+# tiers.mk: vm-fidelity against stock 7.3, the policy with 16K pages) and
+# every patch built on its own.
 # Ends with the summary line, like make check.
 CHECK_FULL_KASAN_TIERS := vm-smoke vm-suite vm-faults vm-robust
 
@@ -149,10 +151,10 @@ check-full: deps-check
 	@set -e; for t in $(CHECK_FULL_KASAN_TIERS); do \
 		echo "==== tier $$t (arm64, KASAN)"; \
 		$(MAKE) --no-print-directory check-$$t VM_KCONFIG=kasan \
-			VM_ARCHES=arm64 VM_TIMEOUT=3600; \
+			VM_ARCHES=arm64 VM_TIMEOUT=3600 VM_APPEND=; \
 	done
 	@echo "==== tier vm-robust (x86_64)"
-	@$(MAKE) --no-print-directory check-vm-robust VM_ARCHES=x86_64
+	@$(MAKE) --no-print-directory check-vm-robust VM_ARCHES=x86_64 VM_APPEND=
 	@$(call run_tiers,$(VM_FULL_TIERS))
 	@echo "==== check-patches"
 	@$(MAKE) --no-print-directory check-patches || \

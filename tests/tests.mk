@@ -54,17 +54,30 @@ check-integration: tests
 
 # $(call run_tiers,TIERS): make check-TIER for each, going on after a
 # failure, which is recorded as a failing TAP line (make check, check-full).
-run_tiers = for tier in $(1); do \
-		echo "==== tier $$tier"; \
-		$(MAKE) --no-print-directory check-$$tier || \
-			printf '1..1\nnot ok 1 - make check-%s failed\n' $$tier \
-				> $(RESULTS)/$$tier-make.tap; \
+# A TIER:ARCH runs the tier's boots on ARCH alone (VM_ONLY_ARCHES).
+run_tiers = for run in $(1); do \
+		tier=$${run%%:*}; arch=$${run\#$$tier}; arch=$${arch\#:}; \
+		echo "==== tier $$tier$${arch:+ ($$arch)}"; \
+		$(MAKE) --no-print-directory check-$$tier $${arch:+VM_ONLY_ARCHES=$$arch} || \
+			printf '1..1\nnot ok 1 - make check-%s failed\n' "$$tier$${arch:+ on $$arch}" \
+				> $(RESULTS)/$$tier$${arch:+-$$arch}-make.tap; \
 	done
 
-# The single test command of README.md.
+# The single test command of README.md: the tiers on this machine, then
+# the VM tiers kernel by kernel, while the kernels build ahead of them
+# (tests/vm/vm.mk).
 check: deps-check
 	@rm -rf $(RESULTS)
 	@$(MAKE) --no-print-directory tests
-	@$(call run_tiers,$(CHECK_TIERS))
+	@$(TOP)/tests/vm/harness/build-ahead.sh $(BUILD)/kernels-ahead.log \
+		$(MAKE) --no-print-directory check-tiers
 	@echo "==== summary"
 	@$(TOP)/tests/tap-summary $(RESULTS)
+
+.PHONY: check-tiers
+check-tiers:
+	@$(call run_tiers,$(CHECK_TIERS))
+	@echo "==== the VM tiers' trees"
+	@$(MAKE) --no-print-directory vm-check-needs || \
+		echo "check: making the VM tiers' trees failed: the tiers that need them say so"
+	@$(call run_tiers,$(VM_CHECK_RUNS))

@@ -17,7 +17,9 @@
 #   nginx  nginx (2 workers) under ab, BENCH_AB_REQUESTS (1000) requests,
 #          10 at a time, of a 4 KB page over loopback
 #   redis  redis-server under redis-benchmark (vmlib.sh's run_redis),
-#          BENCH_REDIS_REQUESTS (1000) requests per test
+#          BENCH_REDIS_REQUESTS (1000) requests per test, over a Unix
+#          socket since 2026-12-06 (before: TCP over loopback), as in the
+#          tests, whose kernels have no TCP/IP
 #   gcc    Debian's gcc-12 building this project's lib/ (src/Makefile),
 #          make -j BENCH_CC_JOBS (2)
 #
@@ -280,16 +282,14 @@ redis_start() { # ROOT
 	chroot_mounts "$1"
 	counters_start
 	start_reads_begin
-	chroot "$1" /usr/bin/redis-server --port 6379 --bind 127.0.0.1 \
-		--save '' --appendonly no --daemonize no \
-		>/tmp/redis-start.log 2>&1 &
+	redis_server "$1" >/tmp/redis-start.log 2>&1 &
 	spid=$!
 	start_ns=
 	if time_until /tmp/redis-start.run \
-		sh -c "chroot '$1' /usr/bin/redis-cli ping | grep -q PONG"; then
+		sh -c "chroot '$1' /usr/bin/redis-cli -s '$REDIS_SOCKET' ping | grep -q PONG"; then
 		start_ns=$(run_wall_ns /tmp/redis-start.run)
 		emit_start_reads
-		chroot "$1" /usr/bin/redis-cli shutdown nosave >/dev/null 2>&1
+		redis_cli "$1" shutdown nosave >/dev/null 2>&1
 	else
 		sed -e 's/^/# redis-server: /' /tmp/redis-start.log
 	fi

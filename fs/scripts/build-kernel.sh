@@ -24,6 +24,9 @@
 # again (the next key unpacks a new one), so keeping four of them is what
 # fills a small CI disk. Its build.log is kept in the cache entry; a tree
 # whose build failed is kept for inspection. KEEP_KERNEL_TREE=1 keeps it.
+# Locks in $KERNEL_BUILD/locks/ make a second build of the same kernel
+# wait for the first and then take it from the cache, and let one kernel
+# build run at a time.
 #
 # With --patches it only prints the patches that SERIES applies, one path a
 # line in the order applied (nothing for stock), and builds nothing.
@@ -140,13 +143,30 @@ name=$arch-$kconfig
 [ "$kseries" = execfolio ] || name=$name-$kseries
 [ "$kbase" = 7.3 ] || name=$kbase-$name
 cache=$kbuild/cache/$name-$key
-mkdir -p "$(dirname "$output")"
+mkdir -p "$(dirname "$output")" "$kbuild/locks"
+
+# wait_for FD WHAT: take the lock open on FD, saying what is waited for
+# when another build holds it.
+wait_for() {
+	flock -n "$1" && return 0
+	echo "build-kernel: waiting for $2"
+	flock "$1"
+}
+
+# Another make kernel of the same kernel (make check builds its kernels
+# ahead, tests/vm/README.md) is waited for, then found in the cache.
+exec 8>"$kbuild/locks/$name-$key.lock"
+wait_for 8 "another build of the $name kernel $key"
 if [ -s "$cache/$target" ] && [ "${NO_CACHE:-0}" != 1 ]; then
 	cp "$cache/$target" "$output"
 	cp "$cache/config" "$output.config"
 	echo "build-kernel: $name kernel $key is cached: $output"
 	exit 0
 fi
+
+# Never two kernel builds at once: each takes both cores and a 2 GB tree.
+exec 9>"$kbuild/locks/build.lock"
+wait_for 9 "the kernel build before this one (one at a time)"
 
 # Fresh source tree: unpack, apply the series, refusing fuzz and rejects.
 src=$kbuild/$name

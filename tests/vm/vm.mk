@@ -14,8 +14,8 @@
 #   KBASE=7.3|6.12          the kernel base
 #   VM_TIMEOUT=SECONDS      the limit of each boot
 #
-# A boot (harness/tier-boot.sh) builds the kernel, the guest programs and
-# the disk (harness/mkdisk.sh, cached), boots the kernel once with an
+# A boot (harness/tier-boot.sh) builds the guest programs, the disk
+# (harness/mkdisk.sh, cached) and then the kernel, boots it once with an
 # initramfs (busybox, the guest programs, harness/init and the tier's
 # guest tests) and reports the console and each test as TAP in
 # build/test-results/TIER/NAME-*.tap.
@@ -101,13 +101,26 @@ vm_tag = $(if $(filter 6.12,$(call vm_kbase,$(1))),-6.12)
 vm_name = $(if $(call vm_var,$(1),name),$(call $(call vm_var,$(1),name),$(2),$(call vm_tag,$(1)),$(call vm_kconfig,$(1))),$(2)$(call vm_tag,$(1)))
 # The boots, NAME:ARCH:KSERIES each: TIER.boots, or one per architecture
 # with the series.
-vm_boots = $(or $(call vm_field,$(1),boots),$(foreach a,$(call vm_arches,$(1)),$(call vm_name,$(1),$(a)):$(a):execfolio))
+vm_all_boots = $(or $(call vm_field,$(1),boots),$(foreach a,$(call vm_arches,$(1)),$(call vm_name,$(1),$(a)):$(a):execfolio))
+vm_boot_arch = $(word 2,$(subst :, ,$(1)))
+# $(call vm_boots_on,TIER,ARCHES): those of the boots on ARCHES, all of
+# them if ARCHES is empty.  VM_ONLY_ARCHES picks a tier's boots this way
+# (where VM_ARCHES replaces the architectures the tier names).
+vm_boots_on = $(if $(2),$(foreach b,$(call vm_all_boots,$(1)),$(if $(filter $(call vm_boot_arch,$(b)),$(2)),$(b))),$(call vm_all_boots,$(1)))
+vm_boots = $(call vm_boots_on,$(1),$(VM_ONLY_ARCHES))
+# $(call vm_boot_kernel,TIER,BOOT): the kernel BOOT boots, as
+# ARCH/KCONFIG/KSERIES/KBASE.
+vm_boot_kernel = $(call vm_boot_arch,$(2))/$(call vm_kconfig,$(1))/$(word 3,$(subst :, ,$(2)))/$(call vm_kbase,$(1))
+# $(call vm_uniq,WORDS): WORDS without repeats, in the order of their first
+# appearance.
+vm_uniq = $(if $(1),$(firstword $(1)) $(call vm_uniq,$(filter-out $(firstword $(1)),$(1))))
 
 # $(call vm_boot,TIER,NAME,ARCH,KSERIES): one boot, its checks (TIER.check,
 # called with RESULTS/NAME, the kernel and the run directory), the run's
 # disk removed afterwards.
-vm_boot = MAKE="$(MAKE)" $(TOP)/tests/vm/harness/tier-boot.sh \
-	--make "kernel ARCH=$(3) KCONFIG=$(call vm_kconfig,$(1)) KSERIES=$(4) KBASE=$(call vm_kbase,$(1))" \
+vm_append = $(if $(filter command line,$(origin VM_APPEND)),$(VM_APPEND),$(call vm_field,$(1),append))
+vm_boot = MAKE="$(MAKE)" VM_APPEND="$(call vm_append,$(1))" $(TOP)/tests/vm/harness/tier-boot.sh \
+	--make-last "kernel ARCH=$(3) KCONFIG=$(call vm_kconfig,$(1)) KSERIES=$(4) KBASE=$(call vm_kbase,$(1))" \
 	--make "vm-guest $(addprefix $(BUILD)/$(3)/bin/,$(call vm_field,$(1),programs)) ARCH=$(3)" \
 	$(if $(strip $(call vm_field,$(1),needs) $(call vm_field,$(1),needs.$(3))),\
 		--make "$(call vm_field,$(1),needs) $(call vm_field,$(1),needs.$(3))") \
@@ -123,11 +136,33 @@ vm_boot = MAKE="$(MAKE)" $(TOP)/tests/vm/harness/tier-boot.sh \
 
 # VM_FULL_TIERS run in make check-full only.
 VM_TIER_TARGETS := $(addprefix check-,$(VM_TIERS) $(VM_FULL_TIERS))
-.PHONY: $(VM_TIER_TARGETS)
-CHECK_TIERS += $(VM_TIERS)
+.PHONY: $(VM_TIER_TARGETS) vm-check-kernels vm-check-needs
+
+# make check runs the boots of VM_TIERS grouped by the kernel they boot
+# (the kernels in the order the tiers first boot them, VM_CHECK_ARCHES
+# one after the other), as TIER:ARCH runs of the tiers, while
+# vm-check-kernels builds those kernels ahead in the same order
+# (harness/build-ahead.sh): one kernel's guests run while the next kernel
+# builds (DESIGN.md section 10.1).
+VM_CHECK_ARCHES := arm64 x86_64
+vm_check_boots = $(foreach a,$(VM_CHECK_ARCHES),$(foreach t,$(VM_TIERS),$(foreach b,$(call vm_boots_on,$(t),$(a)),$(t)@$(b))))
+vm_run_kernel = $(call vm_boot_kernel,$(firstword $(subst @, ,$(1))),$(lastword $(subst @, ,$(1))))
+VM_CHECK_KERNELS := $(call vm_uniq,$(foreach r,$(vm_check_boots),$(call vm_run_kernel,$(r))))
+VM_CHECK_RUNS := $(call vm_uniq,$(foreach k,$(VM_CHECK_KERNELS),$(foreach r,$(vm_check_boots),$(if $(filter $(k),$(call vm_run_kernel,$(r))),$(firstword $(subst @, ,$(r))):$(call vm_boot_arch,$(lastword $(subst @, ,$(r))))))))
+
+# What the runs need besides their kernels (Debian's packages unpacked
+# into trees): made before the first run, while the first kernel builds.
+vm_run_needs = $(call vm_field,$(firstword $(subst :, ,$(1))),needs) \
+	$(call vm_field,$(firstword $(subst :, ,$(1))),needs.$(lastword $(subst :, ,$(1))))
+vm-check-needs: $(sort $(foreach r,$(VM_CHECK_RUNS),$(call vm_run_needs,$(r))))
+
+vm-check-kernels:
+	@set -e; $(foreach k,$(VM_CHECK_KERNELS),$(MAKE) --no-print-directory kernel \
+		$(join ARCH= KCONFIG= KSERIES= KBASE=,$(subst /, ,$(k)));)
 
 # The one rule of every tier: its boots one after the other, then its
-# checks of all of them (TIER.after).
+# checks of all of them (TIER.after), which a tier with no boots to run
+# (VM_ONLY_ARCHES) does not run either.
 $(VM_TIER_TARGETS): check-%: all $(VECSTAGE)
 	@$(foreach b,$(call vm_boots,$*),$(call vm_boot,$*,$(word 1,$(subst :, ,$(b))),$(word 2,$(subst :, ,$(b))),$(word 3,$(subst :, ,$(b)))))\
-	$(call vm_field,$*,after)
+	$(if $(call vm_boots,$*),$(call vm_field,$*,after))

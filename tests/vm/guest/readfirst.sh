@@ -107,7 +107,7 @@ sync
 
 # A memory cgroup held at its limit by anonymous memory (no swap).
 cg=/sys/fs/cgroup
-mountpoint -q $cg || mount -t cgroup2 none $cg
+grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
 check "memory controller available" grep -qw memory $cg/cgroup.controllers
 echo +memory >$cg/cgroup.subtree_control
 mkdir -p $cg/limited

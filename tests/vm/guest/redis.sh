@@ -50,8 +50,7 @@ first_mapper() {
 	mount -t proc proc "$root/proc"
 	mount -t devtmpfs devtmpfs "$root/dev"
 	counters_start
-	chroot "$root" /usr/bin/redis-server --port 6379 --bind 127.0.0.1 \
-		--save '' --appendonly no --daemonize no >/tmp/first.log 2>&1 &
+	redis_server "$root" >/tmp/first.log 2>&1 &
 	pid=$!
 	if wait_for /tmp/first.log 'Ready to accept connections' 3000 &&
 		stat_json /tmp/redis-first.json $pid; then

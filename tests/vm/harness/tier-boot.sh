@@ -5,8 +5,12 @@
 #
 # One boot of a VM tier; the generic rule of tests/vm/vm.mk runs one per
 # boot of the tier's description (tests/vm/tiers.mk):
-#   --make 'GOALS'   make GOALS first: the kernel, the guest programs, the
-#                    trees the disk is made from (repeatable)
+#   --make 'GOALS'   make GOALS first: the guest programs, the trees the
+#                    disk is made from (repeatable)
+#   --make-last 'GOALS'
+#                    make GOALS last, just before the boot: the kernel,
+#                    which make check builds ahead (build-ahead.sh), so
+#                    that the rest is made while it builds
 #   --disk RECIPE    the test disk: mkdisk.sh RECIPE, cached in
 #                    build/vm/ARCH/RECIPE-disk.img (RECIPE a name of
 #                    tests/vm/disks/ or a path); the boot runs on a
@@ -29,11 +33,12 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 usage() {
-	echo "tier-boot: usage: tier-boot.sh [--make GOALS]... --disk RECIPE [--extra-disk RECIPE]... [--program P]... [--timeout S] RESULTS NAME ARCH KERNEL OUTDIR TEST..." >&2
+	echo "tier-boot: usage: tier-boot.sh [--make GOALS]... [--make-last GOALS] --disk RECIPE [--extra-disk RECIPE]... [--program P]... [--timeout S] RESULTS NAME ARCH KERNEL OUTDIR TEST..." >&2
 	exit 2
 }
 
 goals_n=0
+goals_last=
 disk=
 extra_disks=
 programs=
@@ -44,6 +49,11 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || usage
 		goals_n=$((goals_n + 1))
 		eval "goals_$goals_n=\$2"
+		shift 2
+		;;
+	--make-last)
+		[ $# -ge 2 ] || usage
+		goals_last=$2
 		shift 2
 		;;
 	--disk)
@@ -90,12 +100,16 @@ setup_failed() { # WHAT
 	exit 0
 }
 
+make_goals() { # GOALS
+	# shellcheck disable=SC2086
+	${MAKE:-make} --no-print-directory -C "$top" $1 || setup_failed "make $1"
+}
+
 i=1
 while [ $i -le $goals_n ]; do
 	goals=
 	eval "goals=\$goals_$i"
-	# shellcheck disable=SC2086
-	${MAKE:-make} --no-print-directory -C "$top" $goals || setup_failed "make $goals"
+	make_goals "$goals"
 	i=$((i + 1))
 done
 
@@ -121,6 +135,7 @@ for t; do scripts="$scripts ${t#*=}"; done
 # shellcheck disable=SC2086
 "$here/mkinitramfs.sh" $programs "$arch" "$out.initramfs.gz" $scripts ||
 	setup_failed "the initramfs"
+[ -z "$goals_last" ] || make_goals "$goals_last"
 # shellcheck disable=SC2086 # the extra disks are words
 VM_TIMEOUT=${timeout:-900} "$here/run-vm.sh" "$arch" "$kernel" \
 	"$out.initramfs.gz" "$out.disk.img" "$out" $extra_images || setup_failed "QEMU"

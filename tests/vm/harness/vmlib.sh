@@ -138,6 +138,24 @@ report_run() { # NAME FILE DELTA
 	diag "$1: read from disk $3 bytes, page cache grew by $4 bytes"
 }
 
+# redis-server listens on a Unix socket in its tree, no TCP port: the
+# test kernels have no TCP/IP (fs/config/release.config).
+REDIS_SOCKET=/tmp/redis.sock
+
+# redis-server chrooted into ROOT: run it in the background (&), where it
+# takes the place of the subshell, so that $! is its pid.
+redis_server() { # ROOT
+	exec chroot "$1" /usr/bin/redis-server --port 0 --unixsocket "$REDIS_SOCKET" \
+		--save '' --appendonly no --daemonize no
+}
+
+# redis-cli ARG... chrooted into ROOT, on that socket.
+redis_cli() { # ROOT ARG...
+	_root=$1
+	shift
+	chroot "$_root" /usr/bin/redis-cli -s "$REDIS_SOCKET" "$@"
+}
+
 # Run redis-server chrooted into ROOT (a Debian tree, see
 # tests/workloads/debian-tree.sh) under redis-benchmark, measure it into
 # FILE (and the table into FILE less .json plus .txt) and stop it.
@@ -148,12 +166,10 @@ run_redis() { # ROOT FILE
 	mount -t proc proc "$root/proc"
 	mount -t devtmpfs devtmpfs "$root/dev"
 	counters_start
-	chroot "$root" /usr/bin/redis-server --port 6379 --bind 127.0.0.1 \
-		--save '' --appendonly no --daemonize no \
-		>/tmp/redis-server.log 2>&1 &
+	redis_server "$root" >/tmp/redis-server.log 2>&1 &
 	pid=$!
 	i=0
-	until chroot "$root" /usr/bin/redis-cli ping 2>/dev/null | grep -q PONG; do
+	until redis_cli "$root" ping 2>/dev/null | grep -q PONG; do
 		i=$((i + 1))
 		if [ $i -ge 120 ] || ! kill -0 $pid 2>/dev/null; then
 			sed -e 's/^/# redis-server: /' /tmp/redis-server.log
@@ -164,14 +180,14 @@ run_redis() { # ROOT FILE
 		fi
 		sleep 0.5
 	done
-	chroot "$root" /usr/bin/redis-benchmark -q -n "${REDIS_REQUESTS:-10000}" \
-		-c 20 -t set,get,incr,lpush,lpop 2>&1 | tr '\r' '\n' |
+	chroot "$root" /usr/bin/redis-benchmark -s "$REDIS_SOCKET" -q \
+		-n "${REDIS_REQUESTS:-10000}" -c 20 -t set,get,incr,lpush,lpop 2>&1 | tr '\r' '\n' |
 		grep 'requests per second' >/tmp/redis-bench.out
 	stat_json "$2" $pid
 	execfolio stat $pid >"${2%.json}.txt"
 	delta=$(counters_delta)
 	text_mappings $pid
-	chroot "$root" /usr/bin/redis-cli shutdown nosave >/dev/null 2>&1 ||
+	redis_cli "$root" shutdown nosave >/dev/null 2>&1 ||
 		kill $pid
 	wait $pid 2>/dev/null
 	umount "$root/dev" "$root/proc"

@@ -106,7 +106,12 @@ $(BENCH_TREE).stamp: tests/workloads/debian-tree.sh
 bench: bench-kernels bench-costs
 bench-tree: $(BENCH_TREE).stamp
 
+# Only the release configuration has TCP/IP (fs/config/release.config),
+# which the workloads' nginx and boot script need.
 bench-kernels: all
+	$(Q)[ "$(BENCH_KCONFIG)" = release ] || { echo "bench-kernels:" \
+		"BENCH_KCONFIG=$(BENCH_KCONFIG) has no TCP/IP for nginx and the boot" \
+		"workload: use release (the default)" >&2; exit 2; }
 	$(Q)$(MAKE) --no-print-directory bench-guest ARCH=arm64
 	$(Q)$(MAKE) --no-print-directory $(BENCH_TREE).stamp
 	$(Q)set -e; for k in $(BENCH_KERNELS); do \

@@ -69,7 +69,7 @@ run_tiers = for run in $(1); do \
 check: deps-check
 	@rm -rf $(RESULTS)
 	@$(MAKE) --no-print-directory tests
-	@$(TOP)/tests/vm/harness/build-ahead.sh $(BUILD)/kernels-ahead.log \
+	@MAKE="$(MAKE)" $(TOP)/tests/vm/harness/build-ahead.sh $(BUILD)/kernels-ahead.log \
 		$(MAKE) --no-print-directory check-tiers
 	@echo "==== summary"
 	@$(TOP)/tests/tap-summary $(RESULTS)

@@ -42,6 +42,14 @@ esac
 	exit 1
 }
 
+# One kernel build at a time (build-kernel.sh's lock).
+mkdir -p "${KERNEL_BUILD:-$top/build/kernel}/locks"
+exec 9>"${KERNEL_BUILD:-$top/build/kernel}/locks/build.lock"
+flock -n 9 || {
+	echo "build-each-patch: waiting for the kernel build before this one (one at a time)"
+	flock 9
+}
+
 rm -rf "$src"
 mkdir -p "$src"
 tar -xJf "$tarball" -C "$src" --strip-components=1

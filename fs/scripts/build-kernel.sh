@@ -205,11 +205,15 @@ kmake -j"$jobs" "$target" >"$src/build.log" 2>&1 || {
 }
 echo "build-kernel: built in $(($(date +%s) - start))s"
 
-rm -rf "$cache"
-mkdir -p "$cache"
-cp "$src/$image" "$cache/$target"
-cp "$src/.config" "$cache/config"
-cp "$src/build.log" "$cache/build.log"
+# Filled beside it and renamed into place: a build stopped while copying
+# (make check stops the builds ahead when its tiers end) leaves no
+# half-copied kernel that a later make kernel would take.
+rm -rf "$cache" "$cache.tmp"
+mkdir -p "$cache.tmp"
+cp "$src/$image" "$cache.tmp/$target"
+cp "$src/.config" "$cache.tmp/config"
+cp "$src/build.log" "$cache.tmp/build.log"
+mv "$cache.tmp" "$cache"
 cp "$cache/$target" "$output"
 cp "$cache/config" "$output.config"
 [ "${KEEP_KERNEL_TREE:-0}" = 1 ] || rm -rf "$src"

@@ -118,7 +118,7 @@ vm_uniq = $(if $(1),$(firstword $(1)) $(call vm_uniq,$(filter-out $(firstword $(
 # $(call vm_boot,TIER,NAME,ARCH,KSERIES): one boot, its checks (TIER.check,
 # called with RESULTS/NAME, the kernel and the run directory), the run's
 # disk removed afterwards.
-vm_append = $(if $(filter command line,$(origin VM_APPEND)),$(VM_APPEND),$(call vm_field,$(1),append))
+vm_append = $(if $(filter command line environment%,$(origin VM_APPEND)),$(VM_APPEND),$(call vm_field,$(1),append))
 vm_boot = MAKE="$(MAKE)" VM_APPEND="$(call vm_append,$(1))" $(TOP)/tests/vm/harness/tier-boot.sh \
 	--make-last "kernel ARCH=$(3) KCONFIG=$(call vm_kconfig,$(1)) KSERIES=$(4) KBASE=$(call vm_kbase,$(1))" \
 	--make "vm-guest $(addprefix $(BUILD)/$(3)/bin/,$(call vm_field,$(1),programs)) ARCH=$(3)" \
@@ -156,9 +156,12 @@ vm_run_needs = $(call vm_field,$(firstword $(subst :, ,$(1))),needs) \
 	$(call vm_field,$(firstword $(subst :, ,$(1))),needs.$(lastword $(subst :, ,$(1))))
 vm-check-needs: $(sort $(foreach r,$(VM_CHECK_RUNS),$(call vm_run_needs,$(r))))
 
+# Each in turn, going on after one fails (its tiers make it again and
+# report it); fails if one did.
 vm-check-kernels:
-	@set -e; $(foreach k,$(VM_CHECK_KERNELS),$(MAKE) --no-print-directory kernel \
-		$(join ARCH= KCONFIG= KSERIES= KBASE=,$(subst /, ,$(k)));)
+	@failed=; $(foreach k,$(VM_CHECK_KERNELS),$(MAKE) --no-print-directory kernel \
+		$(join ARCH= KCONFIG= KSERIES= KBASE=,$(subst /, ,$(k))) || failed="$$failed $(k)";) \
+	if [ -n "$$failed" ]; then echo "vm-check-kernels: failed:$$failed" >&2; exit 1; fi
 
 # The one rule of every tier: its boots one after the other, then its
 # checks of all of them (TIER.after), which a tier with no boots to run

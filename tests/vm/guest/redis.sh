@@ -43,7 +43,9 @@ mount_option_only() { # MIN
 
 # redis-server from redis/plain under the 64k mount option alone, with
 # dropped caches (and inodes), waited for through its log: no redis-cli
-# maps the libraries before it does.  At least 98% cont-aligned.
+# maps the libraries before it does ("The server is now ready to accept
+# connections at SOCKET": a server with no TCP port does not log "Ready to
+# accept connections").  At least 98% cont-aligned.
 first_mapper() {
 	root=/mnt/redis/plain
 	mount -o exec_folio_size=64k "$TEST_DISK" /mnt
@@ -52,7 +54,7 @@ first_mapper() {
 	counters_start
 	redis_server "$root" >/tmp/first.log 2>&1 &
 	pid=$!
-	if wait_for /tmp/first.log 'Ready to accept connections' 3000 &&
+	if wait_for /tmp/first.log 'ready to accept connections' 3000 &&
 		stat_json /tmp/redis-first.json $pid; then
 		ok "redis-server, first to map its libraries, is up"
 		delta=$(counters_delta)

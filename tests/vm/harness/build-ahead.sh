@@ -14,8 +14,10 @@
 # build-kernel.sh's locks make it wait for a build of the same kernel in
 # progress and then take it from the cache.  A build that fails here is
 # made again, and reported, by the tier that boots the kernel.  The
-# builds are stopped when COMMAND ends or is interrupted.  Exits with
-# COMMAND's status.
+# builds are stopped when COMMAND ends or is interrupted, and, by a
+# watchdog of their own, when this script is killed.
+# With NO_CACHE=1 every make kernel builds anew, so nothing is built
+# ahead.  Exits with COMMAND's status.
 set -u
 if [ $# -lt 2 ]; then
 	echo "build-ahead: usage: build-ahead.sh LOG COMMAND..." >&2
@@ -23,19 +25,34 @@ if [ $# -lt 2 ]; then
 fi
 log=$1
 shift
+if [ "${NO_CACHE:-0}" = 1 ]; then
+	exec "$@"
+fi
 mkdir -p "$(dirname "$log")"
 
 # A session of its own, so that its whole process group (make, the
-# kernel's make, the compilers) can be stopped at once.
-# Its status goes to LOG.status when it ends.
+# kernel's make, the compilers) can be stopped at once: as a background
+# job of this non-interactive shell it leads no process group, so setsid
+# does not fork and $! is the group's id.  Its watchdog stops the group
+# once this script is gone.  Its status goes to LOG.status when it ends.
 rm -f "$log.status"
-setsid sh -c 'nice -n 10 "$1" --no-print-directory vm-check-kernels; echo $? >"$2.status"' \
-	build-ahead "${MAKE:-make}" "$log" >"$log" 2>&1 </dev/null &
+setsid sh -c '
+	parent=$1 make=$2 log=$3
+	(while kill -0 "$parent" 2>/dev/null; do sleep 5; done; kill -TERM 0) &
+	watchdog=$!
+	nice -n 10 "$make" --no-print-directory vm-check-kernels
+	echo $? >"$log.status"
+	kill "$watchdog"
+' build-ahead $$ "${MAKE:-make}" "$log" >"$log" 2>&1 </dev/null &
 builder=$!
-stop_builder() {
+
+stop() {
 	kill -TERM "-$builder" 2>/dev/null
 }
-trap stop_builder EXIT
+# The tiers stay in the foreground, in the process group of make check:
+# an interrupt (^C) or a signal to that group reaches them directly; the
+# traps then stop the builds.
+trap stop EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 

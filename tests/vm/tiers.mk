@@ -187,7 +187,7 @@ vm-robust.check = $(TAP_RUN) $(1)-repair $(TOP)/tests/vm/robust-repair.sh $(3).d
 # make check boots three test kernels: 7.3 with the series on arm64 and
 # x86_64 and the 6.12 backport on arm64, built ahead of the tiers that
 # boot them (vm.mk, DESIGN.md section 10.1).  Each further kernel is
-# about a quarter of an hour of two cores from an empty ccache, which a
+# another 10-14 minutes of two cores from an empty ccache, which a
 # fresh machine's make check cannot fit in its hour: the tiers that need
 # one (stock 7.3, 16K pages) are VM_FULL_TIERS, which make check-full
 # runs.

@@ -18,6 +18,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/scripts/kbase.sh"
 . "$here/scripts/fragments.sh"
+. "$here/scripts/build-lock.sh"
 src=${KERNEL_BUILD:-$top/build/kernel}/$kbase-$arch-each
 jobs=${JOBS:-2}
 case $arch in
@@ -42,13 +43,7 @@ esac
 	exit 1
 }
 
-# One kernel build at a time (build-kernel.sh's lock).
-mkdir -p "${KERNEL_BUILD:-$top/build/kernel}/locks"
-exec 9>"${KERNEL_BUILD:-$top/build/kernel}/locks/build.lock"
-flock -n 9 || {
-	echo "build-each-patch: waiting for the kernel build before this one (one at a time)"
-	flock 9
-}
+take_build_lock "${KERNEL_BUILD:-$top/build/kernel}" build-each-patch
 
 rm -rf "$src"
 mkdir -p "$src"

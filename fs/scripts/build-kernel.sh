@@ -60,6 +60,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)	# fs/
 top=$(cd "$here/.." && pwd)
 . "$here/scripts/kbase.sh"
 . "$here/scripts/fragments.sh"
+. "$here/scripts/build-lock.sh"
 kbuild=${KERNEL_BUILD:-$top/build/kernel}
 jobs=${JOBS:-2}
 
@@ -143,20 +144,11 @@ name=$arch-$kconfig
 [ "$kseries" = execfolio ] || name=$name-$kseries
 [ "$kbase" = 7.3 ] || name=$kbase-$name
 cache=$kbuild/cache/$name-$key
-mkdir -p "$(dirname "$output")" "$kbuild/locks"
-
-# wait_for FD WHAT: take the lock open on FD, saying what is waited for
-# when another build holds it.
-wait_for() {
-	flock -n "$1" && return 0
-	echo "build-kernel: waiting for $2"
-	flock "$1"
-}
+mkdir -p "$(dirname "$output")"
 
 # Another make kernel of the same kernel (make check builds its kernels
 # ahead, tests/vm/README.md) is waited for, then found in the cache.
-exec 8>"$kbuild/locks/$name-$key.lock"
-wait_for 8 "another build of the $name kernel $key"
+take_lock 8 "$kbuild/locks/$name-$key.lock" build-kernel "another build of the $name kernel $key"
 if [ -s "$cache/$target" ] && [ "${NO_CACHE:-0}" != 1 ]; then
 	cp "$cache/$target" "$output"
 	cp "$cache/config" "$output.config"
@@ -164,9 +156,7 @@ if [ -s "$cache/$target" ] && [ "${NO_CACHE:-0}" != 1 ]; then
 	exit 0
 fi
 
-# Never two kernel builds at once: each takes both cores and a 2 GB tree.
-exec 9>"$kbuild/locks/build.lock"
-wait_for 9 "the kernel build before this one (one at a time)"
+take_build_lock "$kbuild" build-kernel
 
 # Fresh source tree: unpack, apply the series, refusing fuzz and rejects.
 src=$kbuild/$name

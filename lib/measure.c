@@ -34,6 +34,11 @@ struct execfolio_measure {
 	/* PFNs the process being measured added to @seen, to roll back. */
 	uint64_t *added;
 	size_t nr_added, max_added;
+	/* execfolio_measure_each_mapping(), and its mappings' counts. */
+	execfolio_mapping_fn each_mapping;
+	void *each_mapping_arg;
+	struct execfolio_stat *vma_st;
+	size_t max_vma_st;
 };
 
 static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
@@ -188,7 +193,15 @@ void execfolio_measure_close(struct execfolio_measure *m)
 	free(m->flags);
 	free(m->is_new);
 	free(m->added);
+	free(m->vma_st);
 	free(m);
+}
+
+void execfolio_measure_each_mapping(struct execfolio_measure *m,
+				    execfolio_mapping_fn fn, void *arg)
+{
+	m->each_mapping = fn;
+	m->each_mapping_arg = arg;
 }
 
 const struct execfolio_stat *
@@ -335,6 +348,49 @@ static int kpageflags_error(const struct execfolio_measure *m, int ret,
 		    ret == -EACCES || ret == -EPERM ? privilege_hint() : "");
 }
 
+/* Counts of one mapping, zero, with the geometry of the aggregate. */
+static void stat_empty(const struct execfolio_measure *m,
+		       struct execfolio_stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->page_size = m->st.page_size;
+	st->pmd_size = m->st.pmd_size;
+	st->pmd_order = m->st.pmd_order;
+}
+
+static void stat_add(struct execfolio_stat *sum,
+		     const struct execfolio_stat *st)
+{
+	unsigned int o;
+
+	sum->text_bytes += st->text_bytes;
+	for (o = 0; o <= EXECFOLIO_MAX_ORDER; o++) {
+		sum->folio_bytes[o] += st->folio_bytes[o];
+		sum->aligned[o] += st->aligned[o];
+		sum->unaligned[o] += st->unaligned[o];
+	}
+	sum->partial_bytes += st->partial_bytes;
+	sum->pmd_mapped_bytes += st->pmd_mapped_bytes;
+	sum->cont_eligible_64k_bytes += st->cont_eligible_64k_bytes;
+	sum->cont_aligned_64k_bytes += st->cont_aligned_64k_bytes;
+}
+
+/* Room for the counts of @nr mappings, when they are reported. */
+static int reserve_vma_stats(struct execfolio_measure *m, size_t nr)
+{
+	struct execfolio_stat *st;
+
+	if (!m->each_mapping || nr <= m->max_vma_st)
+		return 0;
+	st = realloc(m->vma_st, nr * sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	m->vma_st = st;
+	m->max_vma_st = nr;
+	return 0;
+}
+
+/* Count one mapping's pages into @st (zeroed by the caller). */
 static int measure_vma(struct execfolio_measure *m, pid_t pid, int pagemap_fd,
 		       const struct exec_vma *vma, struct execfolio_stat *st,
 		       char *err, size_t errlen)
@@ -436,9 +492,21 @@ int execfolio_measure_pid(struct execfolio_measure *m, pid_t pid, char *err,
 		ret = pid_error(m, pid, "smaps", ret, err, errlen);
 		goto out;
 	}
-	for (i = 0; i < nr && !ret; i++)
-		ret = measure_vma(m, pid, pagemap_fd, &vmas[i], &st, err,
+	ret = reserve_vma_stats(m, nr);
+	if (ret) {
+		fail(err, errlen, ret, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < nr && !ret; i++) {
+		struct execfolio_stat one;
+		struct execfolio_stat *vma_st =
+			m->each_mapping ? &m->vma_st[i] : &one;
+
+		stat_empty(m, vma_st);
+		ret = measure_vma(m, pid, pagemap_fd, &vmas[i], vma_st, err,
 				  errlen);
+		stat_add(&st, vma_st);
+	}
 	if (!ret) {
 		ret = add_pid(m, pid);
 		if (ret)
@@ -448,13 +516,24 @@ int execfolio_measure_pid(struct execfolio_measure *m, pid_t pid, char *err,
 		st.pids = m->st.pids;
 		st.nr_pids = m->st.nr_pids;
 		m->st = st;
+		for (i = 0; m->each_mapping && i < nr; i++) {
+			struct execfolio_mapping map = {
+				.pid = pid,
+				.start = vmas[i].start,
+				.end = vmas[i].end,
+				.path = vmas[i].path,
+				.st = m->vma_st[i],
+			};
+
+			m->each_mapping(&map, m->each_mapping_arg);
+		}
 	} else {
 		/* Leave the aggregate as it was before this process. */
 		for (i = 0; i < m->nr_added; i++)
 			pfnset_clear(&m->seen, m->added[i]);
 	}
 out:
-	free(vmas);
+	smaps_free_exec_vmas(vmas, nr);
 	if (pagemap_fd >= 0)
 		close(pagemap_fd);
 	close(smaps_fd);

@@ -90,6 +90,7 @@ int kpf_folio_end(struct kpf_cache *c, uint64_t pfn, uint64_t *end);
 struct exec_vma {
 	uint64_t start, end;
 	uint64_t rss_kb, anon_kb, pmd_mapped_kb;
+	char *path; /* the name field of smaps, "" when empty; allocated */
 };
 
 /*
@@ -97,6 +98,7 @@ struct exec_vma {
  * in address order. Returns 0 or a negative errno.
  */
 int smaps_read_exec_vmas(int fd, struct exec_vma **vmas, size_t *nr);
+void smaps_free_exec_vmas(struct exec_vma *vmas, size_t nr);
 
 /*
  * The pages of one mapping: pagemap entry and kpageflags (0 when not

@@ -18,8 +18,8 @@
 static void stat_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: %s stat [--json] PID...\n"
-		"       %s stat [--json] --cgroup DIR\n"
+		"Usage: %s stat [--json] [--per-mapping] PID...\n"
+		"       %s stat [--json] [--per-mapping] --cgroup DIR\n"
 		"\n"
 		"Measure how the resident text (executable file mappings) of the\n"
 		"processes is backed by page-cache folios, as the kernel's\n"
@@ -27,10 +27,73 @@ static void stat_usage(FILE *out)
 		"processes once. Needs root (CAP_SYS_ADMIN) for pagemap PFNs and\n"
 		"/proc/kpageflags.\n"
 		"\n"
-		"  --json        one JSON object instead of the table\n"
-		"  --cgroup DIR  every process of the cgroup (v1 or v2) and below\n"
-		"  --proc DIR    read DIR instead of /proc\n",
+		"  --json         one JSON object instead of the table\n"
+		"  --per-mapping  a line per executable mapping too: the pages\n"
+		"                 no mapping before it counted\n"
+		"  --cgroup DIR   every process of the cgroup (v1 or v2) and below\n"
+		"  --proc DIR     read DIR instead of /proc\n",
 		progname, progname);
+}
+
+/* The mappings measured, for --per-mapping, in the order measured. */
+struct mapping_list {
+	struct execfolio_mapping *maps;
+	size_t nr, max;
+};
+
+static void keep_mapping(const struct execfolio_mapping *map, void *arg)
+{
+	struct mapping_list *list = arg;
+
+	if (list->nr == list->max) {
+		list->max = list->max ? list->max * 2 : 64;
+		list->maps =
+			xrealloc(list->maps, list->max * sizeof(*list->maps));
+	}
+	list->maps[list->nr] = *map;
+	list->maps[list->nr].path = xstrdup(map->path);
+	list->nr++;
+}
+
+static void free_mappings(struct mapping_list *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->nr; i++)
+		free((char *)list->maps[i].path);
+	free(list->maps);
+}
+
+/* "89.4%", or "-" without a 64K block of resident text. */
+static const char *share_text(const struct execfolio_stat *st, char *buf,
+			      size_t len)
+{
+	if (!st->cont_eligible_64k_bytes)
+		return "-";
+	snprintf(buf, len, "%.1f%%",
+		 100.0 * (double)st->cont_aligned_64k_bytes /
+			 (double)st->cont_eligible_64k_bytes);
+	return buf;
+}
+
+static void print_mappings(const struct mapping_list *list, uint64_t page_size)
+{
+	char base[32], share[16];
+	size_t i;
+
+	snprintf(base, sizeof(base), "%" PRIu64 "kB-pages", page_size / 1024);
+	printf("\nmappings (each page counted in the first that maps it):\n");
+	printf("%-8s %-16s %10s %12s %12s  %s\n", "PID", "start", "text kB",
+	       base, "cont-aligned", "file");
+	for (i = 0; i < list->nr; i++) {
+		const struct execfolio_mapping *map = &list->maps[i];
+
+		printf("%-8d %-16" PRIx64 " %10" PRIu64 " %12" PRIu64
+		       " %12s  %s\n",
+		       (int)map->pid, map->start, map->st.text_bytes / 1024,
+		       map->st.folio_bytes[0] / 1024,
+		       share_text(&map->st, share, sizeof(share)), map->path);
+	}
 }
 
 static void print_row(const char *label, uint64_t bytes, uint64_t text)
@@ -87,11 +150,36 @@ static void print_table(const struct execfolio_stat *st)
 		printf("cont-aligned share: - (no 64K block with resident text)\n");
 }
 
-static void print_json(const struct execfolio_stat *st)
+/* The counters of @st, as members of the object open in @j. */
+static void json_counters(struct execfolio_json *j,
+			  const struct execfolio_stat *st)
 {
-	struct execfolio_json j;
 	unsigned int o;
 	char key[32];
+
+	execfolio_json_u64(j, "text_bytes", st->text_bytes);
+	execfolio_json_object(j, "folio_bytes");
+	for (o = 0; o <= st->pmd_order; o++) {
+		snprintf(key, sizeof(key), "%" PRIu64, st->page_size << o);
+		execfolio_json_u64(j, key, st->folio_bytes[o]);
+	}
+	execfolio_json_end(j);
+	execfolio_json_u64(j, "aligned_bytes",
+			   execfolio_stat_sum(st->aligned, st->pmd_order));
+	execfolio_json_u64(j, "unaligned_bytes",
+			   execfolio_stat_sum(st->unaligned, st->pmd_order));
+	execfolio_json_u64(j, "partial_bytes", st->partial_bytes);
+	execfolio_json_u64(j, "cont_aligned_64k_bytes",
+			   st->cont_aligned_64k_bytes);
+	execfolio_json_u64(j, "cont_eligible_64k_bytes",
+			   st->cont_eligible_64k_bytes);
+	execfolio_json_u64(j, "pmd_mapped_bytes", st->pmd_mapped_bytes);
+}
+
+static void print_json(const struct execfolio_stat *st,
+		       const struct mapping_list *list)
+{
+	struct execfolio_json j;
 	size_t i;
 
 	execfolio_json_init(&j, stdout);
@@ -100,23 +188,22 @@ static void print_json(const struct execfolio_stat *st)
 	for (i = 0; i < st->nr_pids; i++)
 		execfolio_json_u64(&j, NULL, (uint64_t)st->pids[i]);
 	execfolio_json_end(&j);
-	execfolio_json_u64(&j, "text_bytes", st->text_bytes);
-	execfolio_json_object(&j, "folio_bytes");
-	for (o = 0; o <= st->pmd_order; o++) {
-		snprintf(key, sizeof(key), "%" PRIu64, st->page_size << o);
-		execfolio_json_u64(&j, key, st->folio_bytes[o]);
+	json_counters(&j, st);
+	if (list) {
+		execfolio_json_array(&j, "mappings");
+		for (i = 0; i < list->nr; i++) {
+			const struct execfolio_mapping *map = &list->maps[i];
+
+			execfolio_json_object(&j, NULL);
+			execfolio_json_u64(&j, "pid", (uint64_t)map->pid);
+			execfolio_json_u64(&j, "start", map->start);
+			execfolio_json_u64(&j, "end", map->end);
+			execfolio_json_string(&j, "path", map->path);
+			json_counters(&j, &map->st);
+			execfolio_json_end(&j);
+		}
+		execfolio_json_end(&j);
 	}
-	execfolio_json_end(&j);
-	execfolio_json_u64(&j, "aligned_bytes",
-			   execfolio_stat_sum(st->aligned, st->pmd_order));
-	execfolio_json_u64(&j, "unaligned_bytes",
-			   execfolio_stat_sum(st->unaligned, st->pmd_order));
-	execfolio_json_u64(&j, "partial_bytes", st->partial_bytes);
-	execfolio_json_u64(&j, "cont_aligned_64k_bytes",
-			   st->cont_aligned_64k_bytes);
-	execfolio_json_u64(&j, "cont_eligible_64k_bytes",
-			   st->cont_eligible_64k_bytes);
-	execfolio_json_u64(&j, "pmd_mapped_bytes", st->pmd_mapped_bytes);
 	execfolio_json_end(&j);
 	execfolio_json_finish(&j);
 }
@@ -138,6 +225,7 @@ int cmd_stat(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "per-mapping", no_argument, NULL, 'm' },
 		{ "cgroup", required_argument, NULL, 'c' },
 		{ "proc", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -145,7 +233,8 @@ int cmd_stat(int argc, char **argv)
 	};
 	const char *cgroup = NULL, *proc_root = "/proc";
 	struct execfolio_measure *m;
-	bool json = false, from_cgroup;
+	bool json = false, per_mapping = false, from_cgroup;
+	struct mapping_list mappings = { 0 };
 	int c, ret, status = EXIT_OK;
 	size_t nr = 0, i, measured = 0;
 	pid_t *pids = NULL;
@@ -153,10 +242,13 @@ int cmd_stat(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:jc:p:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:jmc:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case 'm':
+			per_mapping = true;
 			break;
 		case 'c':
 			cgroup = optarg;
@@ -202,6 +294,8 @@ int cmd_stat(int argc, char **argv)
 		free(pids);
 		return EXIT_FAILED;
 	}
+	if (per_mapping)
+		execfolio_measure_each_mapping(m, keep_mapping, &mappings);
 	for (i = 0; i < nr; i++) {
 		ret = execfolio_measure_pid(m, pids[i], err, sizeof(err));
 		if (!ret) {
@@ -218,12 +312,18 @@ int cmd_stat(int argc, char **argv)
 			break;
 	}
 	if (measured || (from_cgroup && status == EXIT_OK)) {
-		if (json)
-			print_json(execfolio_measure_result(m));
-		else
-			print_table(execfolio_measure_result(m));
+		const struct execfolio_stat *st = execfolio_measure_result(m);
+
+		if (json) {
+			print_json(st, per_mapping ? &mappings : NULL);
+		} else {
+			print_table(st);
+			if (per_mapping)
+				print_mappings(&mappings, st->page_size);
+		}
 	}
 	execfolio_measure_close(m);
+	free_mappings(&mappings);
 	free(pids);
 	return status;
 }

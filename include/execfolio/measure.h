@@ -96,6 +96,31 @@ execfolio_measure_result(struct execfolio_measure *m);
 void execfolio_measure_close(struct execfolio_measure *m);
 
 /*
+ * One executable file mapping of a measured process on its own: its
+ * address range, the file as smaps names it ("" when it names none) and
+ * the counts of its pages that no earlier mapping counted (a library's
+ * pages are in the first process measured that maps them). @st has the
+ * geometry of the aggregate; its pids are unused.
+ */
+struct execfolio_mapping {
+	pid_t pid;
+	uint64_t start, end;
+	const char *path;
+	struct execfolio_stat st;
+};
+
+typedef void (*execfolio_mapping_fn)(const struct execfolio_mapping *map,
+				     void *arg);
+
+/*
+ * Call @fn for each executable file mapping of every process measured from
+ * now on, in address order, once the process has been measured in full (a
+ * process that fails reports no mapping). NULL stops it.
+ */
+void execfolio_measure_each_mapping(struct execfolio_measure *m,
+				    execfolio_mapping_fn fn, void *arg);
+
+/*
  * The processes of a cgroup subtree: cgroup.procs (v2, or v1) of @dir and
  * every cgroup below it, or v1's tasks where cgroup.procs is absent. Sorted,
  * without duplicates. Returns 0 or a negative errno with a message.

@@ -15,7 +15,7 @@ execfolio=$BIN/execfolio
 holder=${BIN%/bin}/obj/tests/tools/text-holder
 [ -x "$holder" ] || { echo "1..1"; not_ok "text holder $holder not built"; exit 1; }
 
-plan 16
+plan 20
 
 pids=
 cleanup() {
@@ -73,6 +73,24 @@ if /usr/bin/python3 -c 'import numpy' 2>/dev/null &&
 else
 	skip "thpmaps needs /usr/bin/python3 with numpy and linux-source-6.12 (make deps)"
 fi
+
+# --per-mapping: a line per executable mapping, each page in the first
+# mapping that maps it, adding up to the aggregate.
+each=$("$execfolio" stat --json --per-mapping "$pid" "$pid2")
+check_eq "--per-mapping: the mappings' text adds up to the aggregate" \
+	"$(echo "$each" | jq '([.mappings[].text_bytes] | add) == .text_bytes')" true
+check_eq "--per-mapping: the text file's mapping is named, with its PID" \
+	"$(echo "$each" | jq -r --arg f "$SCRATCH_MNT/text.bin" \
+		'[.mappings[] | select(.path == $f) | .pid] | unique | map(tostring) | join(" ")')" \
+	"$pid $pid2"
+check_eq "--per-mapping: the second process's mapping of it adds nothing" \
+	"$(echo "$each" | jq --arg f "$SCRATCH_MNT/text.bin" --argjson p "$pid2" \
+		'[.mappings[] | select(.path == $f and .pid == $p) | .text_bytes] | add')" 0
+table=$("$execfolio" stat --per-mapping "$pid")
+check_eq "--per-mapping table: the text file's line has its resident kB" \
+	"$(echo "$table" | awk -v f="$SCRATCH_MNT/text.bin" '$NF == f { print $3 * 1024 }')" \
+	"$(echo "$each" | jq --arg f "$SCRATCH_MNT/text.bin" --argjson p "$pid" \
+		'[.mappings[] | select(.path == $f and .pid == $p) | .text_bytes] | add')"
 
 # A cgroup v2 (or, failing that, v1) with the first process in it.
 cg=

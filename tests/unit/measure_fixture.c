@@ -83,6 +83,14 @@ void mfx_vma(struct mfx_proc *p, uint64_t start_vfn, uint64_t end_vfn,
 	snprintf(v->perms, sizeof(v->perms), "%s", perms);
 	v->inode = inode;
 	v->pmd_mapped_kb = pmd_mapped_kb;
+	snprintf(v->path, sizeof(v->path), "%s", inode ? "/usr/bin/prog" : "");
+}
+
+void mfx_vma_path(struct mfx_proc *p, const char *path)
+{
+	must(p->nr_vmas > 0, "mfx_vma_path: no mapping");
+	snprintf(p->vmas[p->nr_vmas - 1].path,
+		 sizeof(p->vmas[p->nr_vmas - 1].path), "%s", path);
 }
 
 void mfx_map(struct mfx_proc *p, uint64_t vfn, uint64_t pfn, size_t nr)
@@ -128,10 +136,10 @@ static void write_smaps(const struct mfx *f, const struct mfx_proc *p)
 			if (f->kpf[e & ~PM_PRESENT] & MFX_KPF_ANON)
 				anon += f->page_size / 1024;
 		}
-		fprintf(out, "%08llx-%08llx %s 00000000 08:01 %lu%s\n",
+		fprintf(out, "%08llx-%08llx %s 00000000 08:01 %lu%s%s\n",
 			(unsigned long long)(v->start_vfn * f->page_size),
 			(unsigned long long)(v->end_vfn * f->page_size),
-			v->perms, v->inode, v->inode ? "   /usr/bin/prog" : "");
+			v->perms, v->inode, *v->path ? "   " : "", v->path);
 		fprintf(out, "Size:           %8llu kB\n",
 			(unsigned long long)((v->end_vfn - v->start_vfn) *
 					     f->page_size / 1024));

@@ -18,6 +18,7 @@ struct mfx_vma {
 	char perms[5];
 	unsigned long inode;
 	uint64_t pmd_mapped_kb;
+	char path[64]; /* smaps' name field of a file mapping */
 };
 
 struct mfx_proc {
@@ -48,6 +49,8 @@ void mfx_folio(struct mfx *f, uint64_t pfn, unsigned int order, uint64_t extra);
 struct mfx_proc *mfx_proc(struct mfx *f, int pid);
 void mfx_vma(struct mfx_proc *p, uint64_t start_vfn, uint64_t end_vfn,
 	     const char *perms, unsigned long inode, uint64_t pmd_mapped_kb);
+/* Name the file of the last mapping added (default "/usr/bin/prog"). */
+void mfx_vma_path(struct mfx_proc *p, const char *path);
 /* Map @nr pages from @vfn to consecutive PFNs from @pfn (present). */
 void mfx_map(struct mfx_proc *p, uint64_t vfn, uint64_t pfn, size_t nr);
 /* Write kpageflags and every process's smaps (Rss from pagemap) and pagemap. */

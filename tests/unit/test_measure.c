@@ -215,6 +215,120 @@ static void test_shared_pages_counted_once(void **state)
 	mfx_cleanup(&f);
 }
 
+/* What execfolio_measure_each_mapping() saw. */
+struct seen_mappings {
+	struct execfolio_mapping maps[8];
+	char paths[8][64];
+	size_t nr;
+};
+
+static void see_mapping(const struct execfolio_mapping *map, void *arg)
+{
+	struct seen_mappings *seen = arg;
+
+	assert_true(seen->nr < 8);
+	seen->maps[seen->nr] = *map;
+	snprintf(seen->paths[seen->nr], sizeof(seen->paths[0]), "%s",
+		 map->path);
+	seen->nr++;
+}
+
+/*
+ * Each mapping on its own: the pages no earlier mapping counted, adding up
+ * to the aggregate; the file's name as smaps gives it, spaces and all; no
+ * mapping of a process that failed, none once the callback is removed.
+ */
+static void test_each_mapping(void **state)
+{
+	struct execfolio_stat sum;
+	struct execfolio_measure *m;
+	const struct execfolio_stat *st;
+	struct seen_mappings seen = { 0 };
+	struct mfx_proc *p1, *p2;
+	unsigned int o;
+	char err[512];
+	struct mfx f;
+	size_t i;
+
+	mfx_init(&f, PAGE, 0x10400, 0x1000);
+	p1 = mfx_proc(&f, 100);
+	build_text(&f, p1);
+	snprintf(p1->vmas[0].path, sizeof(p1->vmas[0].path), "%s",
+		 "/usr/lib/libfoo.so.1");
+	p2 = mfx_proc(&f, 200);
+	mfx_map(p2, 0xa00, 0x1000, 16);
+	mfx_folio(&f, 0xc000, 3, 0);
+	mfx_map(p2, 0xa13, 0xc000, 8);
+	mfx_vma(p2, 0xa00, 0xa20, "r-xp", 1234, 0);
+	mfx_vma_path(p2, "/opt/my lib.so (deleted)");
+	mfx_write(&f);
+
+	m = open_tree(&f, PMD);
+	execfolio_measure_each_mapping(m, see_mapping, &seen);
+	measure_ok(m, 100);
+	measure_ok(m, 200);
+	assert_int_equal(execfolio_measure_pid(m, 300, err, sizeof(err)),
+			 -ESRCH);
+	st = execfolio_measure_result(m);
+
+	/* p1's four executable file mappings, then p2's one. */
+	assert_int_equal(seen.nr, 5);
+	assert_int_equal(seen.maps[0].pid, 100);
+	assert_int_equal(seen.maps[0].start, 0x400 * PAGE);
+	assert_int_equal(seen.maps[0].end, 0x440 * PAGE);
+	assert_string_equal(seen.paths[0], "/usr/lib/libfoo.so.1");
+	assert_int_equal(seen.maps[0].st.text_bytes, 59 * PAGE);
+	assert_int_equal(seen.maps[0].st.folio_bytes[0], 4 * PAGE);
+	assert_int_equal(seen.maps[0].st.cont_eligible_64k_bytes, 64 * PAGE);
+	assert_int_equal(seen.maps[0].st.cont_aligned_64k_bytes, 16 * PAGE);
+	assert_int_equal(seen.maps[0].st.page_size, PAGE);
+	assert_int_equal(seen.maps[0].st.pmd_order, 9);
+	assert_string_equal(seen.paths[1], "/usr/bin/prog");
+	assert_int_equal(seen.maps[3].start, 0x600 * PAGE);
+	assert_int_equal(seen.maps[3].st.pmd_mapped_bytes, PMD);
+	/* p2: the library's pages were counted in p1, its own 32K folio not. */
+	assert_int_equal(seen.maps[4].pid, 200);
+	assert_string_equal(seen.paths[4], "/opt/my lib.so (deleted)");
+	assert_int_equal(seen.maps[4].st.text_bytes, 8 * PAGE);
+	assert_int_equal(seen.maps[4].st.unaligned[3], 8 * PAGE);
+	assert_int_equal(seen.maps[4].st.cont_eligible_64k_bytes, 16 * PAGE);
+	assert_int_equal(seen.maps[4].st.cont_aligned_64k_bytes, 0);
+
+	memset(&sum, 0, sizeof(sum));
+	for (i = 0; i < seen.nr; i++) {
+		const struct execfolio_stat *one = &seen.maps[i].st;
+
+		sum.text_bytes += one->text_bytes;
+		sum.partial_bytes += one->partial_bytes;
+		sum.pmd_mapped_bytes += one->pmd_mapped_bytes;
+		sum.cont_eligible_64k_bytes += one->cont_eligible_64k_bytes;
+		sum.cont_aligned_64k_bytes += one->cont_aligned_64k_bytes;
+		for (o = 0; o <= EXECFOLIO_MAX_ORDER; o++) {
+			sum.folio_bytes[o] += one->folio_bytes[o];
+			sum.aligned[o] += one->aligned[o];
+			sum.unaligned[o] += one->unaligned[o];
+		}
+	}
+	assert_int_equal(sum.text_bytes, st->text_bytes);
+	assert_int_equal(sum.partial_bytes, st->partial_bytes);
+	assert_int_equal(sum.pmd_mapped_bytes, st->pmd_mapped_bytes);
+	assert_int_equal(sum.cont_eligible_64k_bytes,
+			 st->cont_eligible_64k_bytes);
+	assert_int_equal(sum.cont_aligned_64k_bytes,
+			 st->cont_aligned_64k_bytes);
+	for (o = 0; o <= EXECFOLIO_MAX_ORDER; o++) {
+		assert_int_equal(sum.folio_bytes[o], st->folio_bytes[o]);
+		assert_int_equal(sum.aligned[o], st->aligned[o]);
+		assert_int_equal(sum.unaligned[o], st->unaligned[o]);
+	}
+
+	execfolio_measure_each_mapping(m, NULL, NULL);
+	measure_ok(m, 100);
+	assert_int_equal(seen.nr, 5);
+	execfolio_measure_close(m);
+	mfx_cleanup(&f);
+}
+
 /* A large folio off the LRU has no KPF_THP: thpmaps leaves it out. */
 static void test_not_thp_is_small(void **state)
 {
@@ -485,6 +599,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_row),
 		cmocka_unit_test(test_shared_pages_counted_once),
+		cmocka_unit_test(test_each_mapping),
 		cmocka_unit_test(test_not_thp_is_small),
 		cmocka_unit_test(test_16k_pages),
 		cmocka_unit_test(test_64k_pages),

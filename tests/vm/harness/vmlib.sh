@@ -204,16 +204,11 @@ run_redis() { # ROOT FILE
 	return 0
 }
 
-# Diagnostics: each executable file mapping of PID with its size and
-# resident and PMD-mapped kB (from /proc/PID/smaps), to see where a share
-# falls short.
+# Diagnostics: each executable file mapping of PID with its resident
+# text, the part of it in small folios and its cont-aligned share
+# (execfolio stat --per-mapping), to see where a share falls short.
 text_mappings() { # PID
-	awk '/^[0-9a-f]+-[0-9a-f]+ / { x = ($2 ~ /x/ && $6 ~ /^\//); name = $6; range = $1 }
-		x && $1 == "Size:" { size = $2 }
-		x && $1 == "Rss:" { rss = $2 }
-		x && $1 == "FilePmdMapped:" {
-			printf "# %s %s: size %d kB, resident %d kB, pmd %d kB\n",
-				range, name, size, rss, $2 }' "/proc/$1/smaps"
+	execfolio stat --per-mapping "$1" | sed -n -e '/^mappings/,$ s/^/# /p'
 }
 
 # The kernel's effective exec folio state of each FILE (vmhelper state).

@@ -41,7 +41,7 @@ run_measure() { # PROGRAM [fail] -> "BIG64 CONT TEXT"
 	wait $pid 2>/dev/null
 }
 
-echo "1..41"
+echo "1..43"
 
 # The readahead window decides what a data fault's read-around brings in
 # before the text is executed.  Linux 7.3 gives the guest's virtio disk
@@ -179,13 +179,28 @@ check_eq "readahead off: a header read caches one page" \
 check_eq "readahead off: the executable mapping drops the header page, nothing pending" \
 	"$(vmhelper execsum /mnt/lib4.so >/dev/null && state /mnt/lib4.so)" \
 	"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
+# The same when the loader reads the header and reserves the library's
+# span with a PROT_READ mapping before the executable one (x86_64), in
+# one process: the file is mapped, the header page is not, and it is
+# dropped all the same.
+cp /mnt/lib.so /mnt/lib5.so
+drop_caches
+stat /mnt/lib5.so >/dev/null
+echo 0 >$ra
+vmhelper loadsum /mnt/lib5.so >/tmp/loadsum.out
+echo 128 >$ra
+check_eq "readahead off, header read and span reserved PROT_READ first: the executable mapping drops the header page, nothing pending" \
+	"$(state /mnt/lib5.so)" \
+	"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
+check_eq "library mapped as the loader maps it: its bytes as read(2) gives them" \
+	"$(cat /tmp/loadsum.out)" "$(vmhelper sum /mnt/lib5.so)"
 cp /mnt/lib.so /mnt/lib2.so
 drop_caches
 vmhelper read /mnt/lib2.so >/dev/null
 check_eq "a library cached whole before its first executable mapping keeps its folios (pending)" \
 	"$(vmhelper execsum /mnt/lib2.so >/dev/null && state /mnt/lib2.so)" \
 	"size=65536 source=mount order=4 folio=65536 pending=1 deferred=0"
-rm -f /mnt/lib.so /mnt/lib2.so /mnt/lib3.so /mnt/lib4.so
+rm -f /mnt/lib.so /mnt/lib2.so /mnt/lib3.so /mnt/lib4.so /mnt/lib5.so
 
 # An execute bit given through a POSIX ACL (setfacl), which changes
 # the mode without a chmod, applies the mount default; taken away,

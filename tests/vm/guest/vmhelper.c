@@ -12,6 +12,11 @@
  *   vmhelper mmapsum PATH        the same by a shared mapping of PATH
  *   vmhelper execsum PATH        the same by a private executable mapping of
  *                                PATH, as the dynamic loader maps a library
+ *   vmhelper loadsum PATH        the same as the x86_64 dynamic loader maps
+ *                                a library: its ELF header read(), its
+ *                                whole span reserved by a PROT_READ mapping,
+ *                                then all but its first page mapped
+ *                                executable over it (MAP_FIXED)
  *   vmhelper cached PATH         bytes of PATH in the page cache (mincore(2)
  *                                of a read-only mapping, which faults nothing)
  *   vmhelper willneed PATH       posix_fadvise(POSIX_FADV_WILLNEED) on all
@@ -233,12 +238,23 @@ static int cmd_sum(const char *path)
 	return 0;
 }
 
+/* Print the checksum of @len bytes mapped at @p, unmap them, close @fd. */
+static int print_mapping_sum(void *p, size_t len, int fd)
+{
+	uint64_t hash = len ? fnv1a(FNV1A_INIT, p, len) : FNV1A_INIT;
+
+	if (len)
+		munmap(p, len);
+	close(fd);
+	printf("%016llx\n", (unsigned long long)hash);
+	return 0;
+}
+
 /* A checksum of PATH by a mapping of it with @prot and @flags. */
 static int cmd_mmapsum(const char *path, int prot, int flags)
 {
-	uint64_t hash = FNV1A_INIT;
 	struct stat st;
-	void *p;
+	void *p = NULL;
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0 || fstat(fd, &st))
@@ -247,12 +263,41 @@ static int cmd_mmapsum(const char *path, int prot, int flags)
 		p = mmap(NULL, st.st_size, prot, flags, fd, 0);
 		if (p == MAP_FAILED)
 			return report(-1);
-		hash = fnv1a(hash, p, st.st_size);
-		munmap(p, st.st_size);
 	}
-	close(fd);
-	printf("%016llx\n", (unsigned long long)hash);
-	return 0;
+	return print_mapping_sum(p, st.st_size, fd);
+}
+
+/*
+ * A checksum of PATH mapped as glibc's loader maps a library whose first
+ * segment is read-only (x86_64 with separate code): its ELF header read
+ * (832 bytes, as glibc reads it), a reservation of the whole span with the
+ * first segment's protection, the text mapped into it at a fixed address.
+ * The file is mapped, but none of its pages, when the executable mapping
+ * is made, and the header's folios were just added to the page cache by
+ * this task, with nothing in between.
+ */
+static int cmd_loadsum(const char *path)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char header[832];
+	struct stat st;
+	char *base;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st) ||
+	    read(fd, header, sizeof(header)) != sizeof(header))
+		return report(-1);
+	if (st.st_size <= page) {
+		fprintf(stderr, "vmhelper: %s: not larger than a page\n", path);
+		return 1;
+	}
+	base = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (base == MAP_FAILED)
+		return report(-1);
+	if (mmap(base + page, st.st_size - page, PROT_READ | PROT_EXEC,
+		 MAP_PRIVATE | MAP_FIXED, fd, page) == MAP_FAILED)
+		return report(-1);
+	return print_mapping_sum(base, st.st_size, fd);
 }
 
 /* Bytes of PATH in the page cache: mincore(2) of a mapping never touched. */
@@ -403,6 +448,8 @@ int main(int argc, char **argv)
 		return cmd_acl(argv[2], argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "execsum"))
 		return cmd_mmapsum(argv[2], PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	if (argc == 3 && !strcmp(argv[1], "loadsum"))
+		return cmd_loadsum(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "cached"))
 		return cmd_cached(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "mount"))
@@ -419,7 +466,7 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "hwpoison"))
 		return cmd_hwpoison(argv[2], argv[3], argv[4]);
 	fprintf(stderr,
-		"usage: vmhelper state|rmxattr|read|sum|mmapsum|execsum|cached PATH |\n"
+		"usage: vmhelper state|rmxattr|read|sum|mmapsum|execsum|loadsum|cached PATH |\n"
 		"       setxattr PATH VALUE | willneed PATH | randread PATH N SEED |\n"
 		"       acl PATH access|default OCTAL |\n"
 		"       mount DEV DIR [remount] VALUE | as-user UID GID CMD... |\n"

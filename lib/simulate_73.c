@@ -109,10 +109,10 @@ static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
  * fault (the file's preferred order instead when it has one, patch 3),
  * bounded by the VMA, no async mark, no mmap_miss accounting. Other
  * faults: read-around centred on the fault in order-0 folios; with a
- * preferred order (patch 3), a window of at least two whole folios moves
- * to the boundary nearest its start, its async mark kept after the folio
- * of the fault or dropped; any other starts at the boundary above when
- * the fault stays inside.
+ * preferred order (patch 3), a window of at least one folio grows to the
+ * folio boundaries around it, its async mark moved out of the folio of
+ * the fault (to the next one, or dropped when none follows); a smaller
+ * one starts at the boundary above when the fault stays inside.
  */
 static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
 				   uint64_t page, int vma_idx, bool exec)
@@ -140,15 +140,16 @@ static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
 		if (!sim_read_around_window(s, ra, page))
 			return;
 		ra->order = 0;
-		if (pref_nr > 1 && ra->size >= 2 * pref_nr &&
-		    !(ra->size & (pref_nr - 1))) {
-			uint64_t fault_end = round_up_u64(page + 1, pref_nr);
+		if (pref_nr > 1 && ra->size >= pref_nr) {
+			uint64_t end =
+				round_up_u64(ra->start + ra->size, pref_nr);
+			uint64_t mark =
+				max_u64(ra->start + ra->size - ra->async_size,
+					round_up_u64(page + 1, pref_nr));
 
-			ra->start = round_down_u64(ra->start + pref_nr / 2,
-						   pref_nr);
-			ra->async_size =
-				min_u64(ra->async_size,
-					ra->start + ra->size - fault_end);
+			ra->start = round_down_u64(ra->start, pref_nr);
+			ra->size = end - ra->start;
+			ra->async_size = end > mark ? end - mark : 0;
 		} else {
 			aligned_start = round_up_u64(ra->start, pref_nr);
 			if (aligned_start <= page) {

@@ -200,8 +200,8 @@ static void test_policy_eof(void **state)
 
 /*
  * The preferred order also shapes non-exec reads: a fault outside the exec
- * segment gets stock read-around, [84, 116), moved back to the 64K
- * boundary below: [80, 112), two 64K folios (the 6.12 backport, as on 7.3).
+ * segment gets stock read-around, [84, 116), grown to the 64K boundaries
+ * around it: [80, 128), three 64K folios (the 6.12 backport, as on 7.3).
  */
 static void test_policy_data_fault(void **state)
 {
@@ -212,7 +212,8 @@ static void test_policy_data_fault(void **state)
 	run(1 << 20, &seg, 1, pages, 1, EXECFOLIO_SIM_POLICY, 4, &r);
 	assert_int_equal(r.text_touched_pages, 0);
 	assert_int_equal(r.text_mapped_pages, 0);
-	assert_int_equal(r.cache_bytes, 32 * PAGE);
+	assert_int_equal(r.cache_bytes, 48 * PAGE);
+	assert_int_equal(r.aligned[4], 0);
 }
 
 /*
@@ -433,11 +434,11 @@ static void test_73_policy_order_wins(void **state)
 
 /*
  * Read-around of a data fault at 100: stock 7.3 reads [84, 116) in pages,
- * and a fault at 80 then misses; with a 64K preference the window, two
- * folios, moves back to the boundary below, [80, 112): as much read, in
- * two 64K folios, and 80 is cached. With 2M, larger than the window, whose
- * boundary (0) lies before it, it keeps [84, 116) and gets the largest
- * folios that fit up to 64K.
+ * and a fault at 80 then misses; with a 64K preference the window grows
+ * to the boundaries around it, [80, 128): every page stock reads, in
+ * three 64K folios, and 80 is cached. With 2M, larger than the window,
+ * whose boundary (0) lies before it, it keeps [84, 116) and gets the
+ * largest folios that fit up to 64K: no 2M read for one data fault.
  */
 static void test_73_read_around_aligned(void **state)
 {
@@ -454,35 +455,38 @@ static void test_73_read_around_aligned(void **state)
 	run73(1 << 20, &seg, 1, pages, 1, EXECFOLIO_SIM_POLICY, 4,
 	      EXECFOLIO_SIM_ARCH_ARM64, &r);
 	assert_int_equal(r.text_mapped_pages, 0);
-	assert_int_equal(r.cache_bytes, 32 * PAGE);
-	assert_int_equal(r.read_bytes, 32 * PAGE);
+	assert_int_equal(r.cache_bytes, 48 * PAGE);
+	assert_int_equal(r.read_bytes, 48 * PAGE);
 	run73(1 << 20, &seg, 1, pages, 2, EXECFOLIO_SIM_POLICY, 4,
 	      EXECFOLIO_SIM_ARCH_ARM64, &r);
 	assert_int_equal(r.major_faults, 1);
-	assert_int_equal(r.cache_bytes, 32 * PAGE);
+	assert_int_equal(r.cache_bytes, 48 * PAGE);
 	run73(1 << 20, &seg, 1, pages, 1, EXECFOLIO_SIM_POLICY, 9,
 	      EXECFOLIO_SIM_ARCH_ARM64, &r);
 	assert_int_equal(r.cache_bytes, 32 * PAGE);
 }
 
 /*
- * The async mark of a moved read-around window stays after the folio of
- * the fault, which the fault maps whole: a fault at 88 reads [80, 112)
- * with the mark in the folio at 96, which a fault at 100 then meets and
- * reads on from 112. A fault at 100 reads the same window, whose mark
- * would fall in its own folio: it has none, and 104 after it reads
- * nothing more.
+ * The async mark of a grown read-around window stays out of the folio of
+ * the fault, which the fault maps whole: a fault at 100 reads [80, 128);
+ * stock's mark, 108, falls in its own folio and moves to the one at 112,
+ * which a fault at 112 then meets and reads on from 128. A fault at 96
+ * reads [80, 112), whose mark (104) would fall in its own folio with no
+ * folio after it: it has none, and 104 reads nothing more.
  */
 static void test_73_read_around_mark(void **state)
 {
-	static const uint64_t marked[] = { 88, 100 };
-	static const uint64_t unmarked[] = { 100, 104 };
+	static const uint64_t marked[] = { 100, 112 };
+	static const uint64_t unmarked[] = { 96, 104 };
 	struct execfolio_sim_result r;
 
+	run73(1 << 20, NULL, 0, marked, 1, EXECFOLIO_SIM_POLICY, 4,
+	      EXECFOLIO_SIM_ARCH_ARM64, &r);
+	assert_int_equal(r.cache_bytes, 48 * PAGE);
 	run73(1 << 20, NULL, 0, marked, 2, EXECFOLIO_SIM_POLICY, 4,
 	      EXECFOLIO_SIM_ARCH_ARM64, &r);
 	assert_int_equal(r.major_faults, 1);
-	assert_true(r.cache_bytes > 32 * PAGE);
+	assert_true(r.cache_bytes > 48 * PAGE);
 	run73(1 << 20, NULL, 0, unmarked, 2, EXECFOLIO_SIM_POLICY, 4,
 	      EXECFOLIO_SIM_ARCH_ARM64, &r);
 	assert_int_equal(r.major_faults, 1);
@@ -515,9 +519,9 @@ static void test_73_no_folio_past_eof(void **state)
  * at 100 caches [84, 116) in pages before the first exec fault, at 116 in
  * text starting at 112. Stock: the exec window [112, 144) meets cached
  * 112 and falls back to pages; five pages mapped, one at a time. With
- * 64K: read-around cached [80, 112) as two 64K folios, below the text,
- * and the exec window reads [112, 144) as two more; the one at 112 is
- * mapped whole.
+ * 64K: read-around caches [80, 128) as three 64K folios, the last one the
+ * text's first, which the exec fault finds and maps whole, no sync read;
+ * the read-around's mark is in it, so async readahead reads [128, 160).
  */
 static void test_73_exec_after_read_around(void **state)
 {
@@ -536,8 +540,8 @@ static void test_73_exec_after_read_around(void **state)
 
 	run73(1 << 20, &seg, 1, pages, 2, EXECFOLIO_SIM_POLICY, 4,
 	      EXECFOLIO_SIM_ARCH_ARM64, &r);
-	assert_int_equal(r.major_faults, 2);
-	assert_int_equal(r.cache_bytes, 64 * PAGE);
+	assert_int_equal(r.major_faults, 1);
+	assert_int_equal(r.cache_bytes, 80 * PAGE);
 	assert_int_equal(r.text_mapped_pages, 16);
 	assert_int_equal(r.aligned[4], 16);
 }

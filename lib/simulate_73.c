@@ -149,7 +149,7 @@ static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
 
 			ra->start = round_down_u64(ra->start, pref_nr);
 			ra->size = end - ra->start;
-			ra->async_size = end > mark ? end - mark : 0;
+			ra->async_size = end - mark;
 		} else {
 			aligned_start = round_up_u64(ra->start, pref_nr);
 			if (aligned_start <= page) {

@@ -22,6 +22,16 @@
 # target; "none": the disk itself, for kernels without it).  Results of
 # a setting go to OUTDIR/rROUND-NAME[@CONFIG]+ra-RA+delay-MS/ (no commas:
 # QEMU would read them as its option separator).
+#
+# BENCH_ICOUNT (default 1) boots every guest with one CPU under QEMU's
+# -icount shift=0, as bench-costs.sh does: the guest clock then advances
+# one nanosecond per instruction executed, and in real time only while
+# the CPU idles (waiting for the disk or a timer), so a cold-start time
+# is the instructions executed plus the waits, free of the host's load
+# and of what TCG's emulation costs (the boot script's time spread by
+# 20-50% between rounds of a 2-CPU guest, by 1% under -icount).  The
+# throughput figures then describe one CPU.  BENCH_ICOUNT=0: two CPUs on
+# TCG's own clock, as the runs before 2026-12-06 21:00 UTC.
 set -eu
 out=$1
 shift
@@ -37,6 +47,19 @@ bench=bench-kernels
 bench_need_kernels "$@"
 ra_settings=${BENCH_RA:-device 128}
 delays=${BENCH_DELAYS:-0 5}
+case ${BENCH_ICOUNT:-1} in
+0) clock="2 CPUs, TCG's own clock" ;;
+1)
+	clock="1 CPU, -icount shift=0"
+	VM_SMP=1
+	VM_QEMU_ARGS="${VM_QEMU_ARGS:-} -icount shift=0"
+	export VM_SMP VM_QEMU_ARGS
+	;;
+*)
+	echo "bench-kernels: BENCH_ICOUNT: '$BENCH_ICOUNT' is neither 0 nor 1" >&2
+	exit 1
+	;;
+esac
 # shellcheck disable=SC2086 # the settings are words
 bench_check_ra $ra_settings
 for d in $delays; do
@@ -76,6 +99,7 @@ done
 	echo "cpu $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 	echo "qemu $(qemu-system-aarch64 --version | head -n 1)"
 	echo "rounds $rounds"
+	echo "clock $clock"
 	echo "params$params"
 	bench_kernel_lines "$@"
 } >"$out/run-info"

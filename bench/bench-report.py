@@ -140,6 +140,8 @@ def load_kernels(d, cold=None):
                 cold.setdefault((delay, col, wl), []).append(v)
             if cold is not None and key == "start_read_requests":
                 cold.setdefault((delay, col, wl + " reads"), []).append(v)
+            if cold is not None and key == "cpu_ns" and view == "run":
+                cold.setdefault((delay, col, wl + " cpu"), []).append(v)
             if delay_rank(delay) != least:
                 continue
             if col not in columns:
@@ -162,11 +164,12 @@ def median(vals):
     return (v[n // 2] + v[(n - 1) // 2]) / 2.0
 
 
-def cold_tables(out, cold, columns):
+def cold_tables(out, cold, columns, one_cpu):
     """Per delay and read_ahead_kb, the cold-start seconds of every
     workload (median over the rounds, and its ratio to ANCHOR's column,
-    or the first column's without it), the disk's read requests in that
-    time and the read latency the disk showed."""
+    or the first column's without it), the CPU time of those that have
+    one (and, ONE_CPU, the time they waited), the disk's read requests
+    in that time and the read latency the disk showed."""
     delays = sorted({k[0] for k in cold}, key=delay_rank)
     ras = []
     for c in columns:
@@ -195,11 +198,40 @@ def cold_tables(out, cold, columns):
                 if not v:
                     cells.append("-")
                     continue
-                cell = "%.2f" % (median(v) * 1e-9)
+                cell = "%.3f" % (median(v) * 1e-9)
                 if base and c != anchor:
                     cell += " (%.2fx)" % (median(v) / median(base))
                 cells.append(cell)
             out.append("| %s | %s |" % (COLD[wl], " | ".join(cells)))
+        # Medians hide a bimodal workload: the spread says whether one
+        # kernel's rounds all sit on one side of the other's.
+        for wl in WORKLOADS:
+            vals = [cold.get((delay, c, wl)) for c in cols]
+            if any(vals):
+                out.append("| %s: min-max over the rounds | %s |" % (
+                    COLD[wl], " | ".join(
+                        "%.3f-%.3f" % (min(v) * 1e-9, max(v) * 1e-9)
+                        if v else "-" for v in vals)))
+        # The steps that benchhelper ran whole (the boot script, the
+        # build) also have their CPU time; on one CPU the rest of the
+        # wall time is what they waited, for the disk mostly (on two, the
+        # CPU times of parallel processes add up past the wall time).
+        # The daemons' times end at an answer to a client, whose CPU
+        # time is not theirs.
+        for wl in WORKLOADS:
+            cpu = [cold.get((delay, c, wl + " cpu")) for c in cols]
+            wall = [cold.get((delay, c, wl)) for c in cols]
+            if not all(cpu) or not all(wall) or any(
+                    len(a) != len(b) for a, b in zip(cpu, wall)):
+                continue
+            rows = [("on a CPU", cpu)]
+            if one_cpu:
+                rows.append(("waiting (wall - CPU)", [
+                    [w - u for w, u in zip(a, b)] for a, b in zip(wall, cpu)]))
+            for what, vals in rows:
+                out.append("| %s: %s, s, median | %s |" % (
+                    COLD[wl], what, " | ".join(
+                        "%.2f" % (median(v) * 1e-9) for v in vals)))
         for wl in WORKLOADS:
             reads = [cold.get((delay, c, wl + " reads")) for c in cols]
             if any(reads):
@@ -412,11 +444,12 @@ def kernels_report(args):
     data, columns, info, failures = load_kernels(args.kernels, cold)
     out = ["## Kernels side by side: the seed's workloads (arm64)", ""]
     out.append("Measured %s on %s (%s), guest: %s, `-M virt -cpu max`, 1 GiB, "
-               "2 CPUs, TCG. Rounds: %s, kernels interleaved (the order "
+               "%s. Rounds: %s, kernels interleaved (the order "
                "rotates each round); figures are min-max over the rounds. "
                "Workload sizes: %s." % (
                    info.get("date", "?"), info.get("cpu", "?"),
                    info.get("host", "?"), info.get("qemu", "?"),
+                   info.get("clock", "2 CPUs, TCG's own clock"),
                    info.get("rounds", "?"), info.get("params", "").strip() or "the defaults"))
     out.append("")
     for k in info.get("kernels", []):
@@ -437,7 +470,8 @@ def kernels_report(args):
                    "(/sys/block/X/stat), over the whole boot." %
                    info.get("settings", "").strip())
         out.append("")
-        cold_tables(out, cold, columns)
+        cold_tables(out, cold, columns,
+                    info.get("clock", "").startswith("1 CPU"))
     if failures:
         out.append("### Runs that failed")
         out.append("")

@@ -50,8 +50,10 @@ bench-fuse: all $(PASSTHROUGH_LL) $(FSBENCH)
 		$(PASSTHROUGH_LL) $(FSBENCH) $(BUILD)/bench/fuse.md
 
 # The guest helper of the VM benchmarks (static, make bench-guest ARCH=...).
-BENCHHELPER_SRCS := bench/benchhelper.c bench/create_files.c bench/dm_delay.c
-$(BIN)/benchhelper: $(BENCHHELPER_SRCS) bench/create_files.h bench/dm_delay.h $(LIBEXECFOLIO)
+BENCHHELPER_SRCS := bench/benchhelper.c bench/create_files.c bench/dm_delay.c \
+	bench/ask_daemon.c
+$(BIN)/benchhelper: $(BENCHHELPER_SRCS) bench/create_files.h bench/dm_delay.h \
+		bench/ask_daemon.h $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.h,$^)
 
@@ -81,7 +83,9 @@ BENCH_TREE := $(BUILD)/bench/arm64-tree
 # backport; OPTION_ONE_PATCH=FILE builds the seed's patch instead), stock
 # 7.3 (upstream's exec path: the anchor of the cold-start ratios) and 7.3
 # with the series.  BENCH_RA and BENCH_DELAYS: the disk settings of
-# bench/bench-kernels.sh.
+# bench/bench-kernels.sh; BENCH_ICOUNT=0 boots its guests with two CPUs
+# on TCG's clock instead of one under -icount (times in instructions and
+# waits).
 BENCH_KCONFIG ?= release
 BENCH_KERNELS ?= 6.12:stock 6.12:option-one 7.3:stock 7.3:execfolio
 # $(call bench_boots,BASE:SERIES): bench-kernels.sh's NAME[@CONFIG]=KERNEL

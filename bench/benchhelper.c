@@ -43,6 +43,9 @@
  *
  *   benchhelper create DIR N
  *	Create N files in DIR and open each again (bench/create_files.c).
+ *
+ *   benchhelper ask OUTFILE ADDRESS REQUEST REPLY [TIMEOUT_MS]
+ *	The time until a starting daemon answers (bench/ask_daemon.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,6 +65,7 @@
 #include <execfolio/elf.h>
 #include <execfolio/xfs_exec_folio.h>
 
+#include "ask_daemon.h"
 #include "create_files.h"
 #include "dm_delay.h"
 
@@ -468,9 +472,13 @@ int main(int argc, char **argv)
 		return cmd_dm_delay(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "create"))
 		return cmd_create(argc - 2, argv + 2);
-	fprintf(stderr, "usage: benchhelper run OUTFILE COMMAND [ARG...]\n"
-			"       benchhelper hold < LIST\n"
-			"       benchhelper dm-delay NAME DEVICE MS\n"
-			"       benchhelper create DIR N\n");
+	if (argc >= 2 && !strcmp(argv[1], "ask"))
+		return cmd_ask(argc - 2, argv + 2);
+	fprintf(stderr,
+		"usage: benchhelper run OUTFILE COMMAND [ARG...]\n"
+		"       benchhelper hold < LIST\n"
+		"       benchhelper dm-delay NAME DEVICE MS\n"
+		"       benchhelper create DIR N\n"
+		"       benchhelper ask OUTFILE ADDRESS REQUEST REPLY [TIMEOUT_MS]\n");
 	return 2;
 }

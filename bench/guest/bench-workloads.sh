@@ -34,8 +34,10 @@
 # comments "# bench CONFIG WORKLOAD VIEW KEY VALUE": VIEW "run" (bytes
 # read from disk, page-cache growth, major faults, the workload's figure,
 # its cold-start time start_ns: until the boot script or the build ended,
-# until nginx or redis-server first answered, and start_read_requests,
-# the disk's read requests in that time),
+# until nginx or redis-server first answered a request that benchhelper
+# ask sends every millisecond (since 2026-12-06; before, their own
+# clients every 20 ms), and start_read_requests, the disk's read
+# requests in that time),
 # "live" (execfolio stat of the workload's processes still running: the
 # daemons; rows in kB) and "cache" (execfolio stat of benchhelper hold's
 # mappings of the tree: the text of every ELF file of the tree as the
@@ -77,24 +79,14 @@ emit_faults() {
 		emit run pref_fallback $(($(pref_fallbacks) - fallback0))
 }
 
-# Run COMMAND every 20 ms until it succeeds (for at most 60 s) under
-# benchhelper run: FILE's wall_ns is the time from this call to the first
-# success.
-time_until() { # FILE COMMAND...
-	f=$1
-	shift
-	benchhelper run "$f" sh -c 'i=0
-		until "$@" >/dev/null 2>&1; do
-			i=$((i + 1))
-			[ $i -lt 3000 ] || exit 1
-			sleep 0.02
-		done' time_until "$@"
-}
-
-# The wall_ns of a benchhelper run FILE whose command succeeded.
-run_wall_ns() { # FILE
-	set -- $(cat "$1")
-	[ "${8:-1}" = 0 ] && echo "$4"
+# The time from this call until the daemon at ADDRESS (benchhelper ask's
+# unix:PATH or tcp:IPV4:PORT) first answers REQUEST with a reply that
+# starts with REPLY, asked every millisecond for at most 60 s: printed in
+# nanoseconds, nothing when it never answered.
+time_to_answer() { # ADDRESS REQUEST REPLY
+	benchhelper ask /tmp/answer.out "$@" 60000 || return 1
+	set -- $(cat /tmp/answer.out)
+	echo "$2"
 }
 
 # The PIDs of the processes whose root is ROOT.
@@ -248,9 +240,8 @@ bench_nginx() { # ROOT
 	start_reads_begin
 	chroot "$1" /usr/sbin/nginx -c /etc/bench/nginx.conf -g 'daemon off;' \
 		>/tmp/nginx.log 2>&1 &
-	if time_until /tmp/nginx-start.run chroot "$1" /usr/bin/ab -q -n 1 \
-		http://127.0.0.1:8080/index.html; then
-		start_ns=$(run_wall_ns /tmp/nginx-start.run)
+	if start_ns=$(time_to_answer tcp:127.0.0.1:8080 \
+		'GET /index.html HTTP/1.0\r\n\r\n' 'HTTP/1.1 200'); then
 		emit_start_reads
 	else
 		start_ns=
@@ -281,13 +272,11 @@ bench_nginx() { # ROOT
 redis_start() { # ROOT
 	chroot_mounts "$1"
 	counters_start
+	rm -f "$1$REDIS_SOCKET"
 	start_reads_begin
 	redis_server "$1" >/tmp/redis-start.log 2>&1 &
 	spid=$!
-	start_ns=
-	if time_until /tmp/redis-start.run \
-		sh -c "chroot '$1' /usr/bin/redis-cli -s '$REDIS_SOCKET' ping | grep -q PONG"; then
-		start_ns=$(run_wall_ns /tmp/redis-start.run)
+	if start_ns=$(time_to_answer "unix:$1$REDIS_SOCKET" 'PING\r\n' '+PONG'); then
 		emit_start_reads
 		redis_cli "$1" shutdown nosave >/dev/null 2>&1
 	else

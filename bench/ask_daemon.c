@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "ask_daemon.h"
+#include "monotonic.h"
 
 #define ASK_INTERVAL_NS 1000000L
 #define ASK_CONNECT_TIMEOUT_MS 10
@@ -42,14 +43,6 @@ struct daemon_address {
 	struct sockaddr_storage addr;
 	socklen_t len;
 };
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int parse_address(const char *text, struct daemon_address *a)
 {

@@ -53,7 +53,7 @@ bench-fuse: all $(PASSTHROUGH_LL) $(FSBENCH)
 BENCHHELPER_SRCS := bench/benchhelper.c bench/create_files.c bench/dm_delay.c \
 	bench/ask_daemon.c
 $(BIN)/benchhelper: $(BENCHHELPER_SRCS) bench/create_files.h bench/dm_delay.h \
-		bench/ask_daemon.h $(LIBEXECFOLIO)
+		bench/ask_daemon.h bench/monotonic.h $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.h,$^)
 

@@ -68,16 +68,9 @@
 #include "ask_daemon.h"
 #include "create_files.h"
 #include "dm_delay.h"
+#include "monotonic.h"
 
 #define ALIGN_2M (2ul << 20)
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t tv_ns(struct timeval tv)
 {
@@ -104,7 +97,7 @@ static int cmd_run(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	start = now_ns();
+	start = monotonic_ns();
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "benchhelper: fork: %s\n", strerror(errno));
@@ -120,7 +113,7 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "benchhelper: wait: %s\n", strerror(errno));
 		return 1;
 	}
-	end = now_ns();
+	end = monotonic_ns();
 	fprintf(out, "cpu_ns %llu wall_ns %llu majflt %ld status %d\n",
 		(unsigned long long)(tv_ns(ru.ru_utime) + tv_ns(ru.ru_stime)),
 		(unsigned long long)(end - start), ru.ru_majflt, status);

@@ -12,7 +12,8 @@
 # whatever runs second in a TCG guest runs up to twice as slow.  Each
 # boot's results go to OUTDIR/rROUND-NAME[@CONFIG]/; bench/bench-report.py
 # turns them into tables and plots.  BENCH_AB_REQUESTS,
-# BENCH_REDIS_REQUESTS, BENCH_CC_JOBS, BENCH_WORKLOADS and BENCH_FILES
+# BENCH_REDIS_REQUESTS, BENCH_CC_JOBS, BENCH_WORKLOADS, BENCH_FILES and
+# BENCH_TRACE (tracepoints over the cold starts, see the guest script)
 # reach the guest on the kernel command line.
 #
 # Each boot runs once per disk setting: BENCH_RA (default "device 128"),
@@ -88,7 +89,7 @@ harness=$top/tests/vm/harness
 # The kernel command line splits at blanks: the guest reads commas.
 params=
 for v in BENCH_AB_REQUESTS BENCH_REDIS_REQUESTS BENCH_CC_JOBS \
-	BENCH_WORKLOADS BENCH_FILES; do
+	BENCH_WORKLOADS BENCH_FILES BENCH_TRACE; do
 	eval "val=\${$v:-}"
 	[ -z "$val" ] || params="$params $v=$(echo "$val" | tr ' ' ,)"
 done

@@ -49,6 +49,15 @@
 # 64K blocks of text that are not cont-aligned, with their folios), and
 # the kernel's thp_file_* counters of /proc/vmstat; bench/bench-files.py
 # compares two such runs file by file.
+#
+# BENCH_TRACE=EVENT[,EVENT...] (on the kernel command line) traces the
+# cold start of the boot script, nginx and redis-server: each EVENT is a
+# tracefs event (block:block_rq_issue, readahead, ...), optionally
+# followed by @FILTER (sched:sched_switch@prev_state&2: the switches to
+# sleep in D state), enabled from just before the start until the first
+# answer, and the trace is printed as "# trace CONFIG WORKLOAD LINE"
+# (timestamps on the guest's clock).  A kernel without tracefs or one of
+# the events prints why; the figures are taken as without it.
 . /tests/vmlib.sh
 # The chroot's programs are in usr/.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -87,6 +96,41 @@ time_to_answer() { # ADDRESS REQUEST REPLY
 	benchhelper ask /tmp/answer.out "$@" 60000 || return 1
 	set -- $(cat /tmp/answer.out)
 	echo "$2"
+}
+
+tracefs=/sys/kernel/tracing
+# Enable the events of BENCH_TRACE, with an empty buffer.
+trace_begin() {
+	[ -n "${BENCH_TRACE:-}" ] || return 0
+	[ -e $tracefs/trace ] || mount -t tracefs nodev $tracefs 2>/dev/null ||
+		{ echo "# trace $cfg $wl: no tracefs"; return 0; }
+	echo 0 >$tracefs/tracing_on
+	echo >$tracefs/set_event
+	echo 16384 >$tracefs/buffer_size_kb
+	for e in $(echo "$BENCH_TRACE" | tr , " "); do
+		ev=${e%%@*}
+		dir=$tracefs/events/$(echo "$ev" | tr : /)
+		if [ ! -d "$dir" ]; then
+			echo "# trace $cfg $wl: no event $ev"
+			continue
+		fi
+		case $e in
+		*@*) echo "${e#*@}" >"$dir/filter" ||
+			echo "# trace $cfg $wl: bad filter for $ev: ${e#*@}" ;;
+		*) echo 0 >"$dir/filter" 2>/dev/null ;;
+		esac
+		echo 1 >"$dir/enable"
+	done
+	: >$tracefs/trace
+	echo 1 >$tracefs/tracing_on
+}
+
+# Stop tracing and print what the events recorded.
+trace_end() {
+	[ -n "${BENCH_TRACE:-}" ] && [ -e $tracefs/trace ] || return 0
+	echo 0 >$tracefs/tracing_on
+	sed -e '/^#/d' -e "s/^/# trace $cfg $wl /" $tracefs/trace
+	echo >$tracefs/set_event
 }
 
 # The PIDs of the processes whose root is ROOT.
@@ -217,14 +261,17 @@ bench_boot() { # ROOT
 	faults_start
 	counters_start
 	start_reads_begin
+	trace_begin
 	if benchhelper run /tmp/boot.run chroot "$1" /bin/sh /etc/bench/boot.sh \
 		>/tmp/boot.log 2>&1; then
+		trace_end
 		emit_start_reads
 		emit_counters
 		emit_runfile /tmp/boot.run
 		ok "$cfg boot: the boot script started redis-server and nginx"
 		measure_live $(chroot_pids "$1")
 	else
+		trace_end
 		sed -e 's/^/# boot: /' /tmp/boot.log | tail -n 20
 		not_ok "$cfg boot: the boot script started redis-server and nginx"
 	fi
@@ -238,12 +285,15 @@ bench_nginx() { # ROOT
 	faults_start
 	counters_start
 	start_reads_begin
+	trace_begin
 	chroot "$1" /usr/sbin/nginx -c /etc/bench/nginx.conf -g 'daemon off;' \
 		>/tmp/nginx.log 2>&1 &
 	if start_ns=$(time_to_answer tcp:127.0.0.1:8080 \
 		'GET /index.html HTTP/1.0\r\n\r\n' 'HTTP/1.1 200'); then
+		trace_end
 		emit_start_reads
 	else
+		trace_end
 		start_ns=
 		sed -e 's/^/# nginx: /' /tmp/nginx.log "$1/var/log/nginx/error.log"
 	fi
@@ -274,12 +324,15 @@ redis_start() { # ROOT
 	counters_start
 	rm -f "$1$REDIS_SOCKET"
 	start_reads_begin
+	trace_begin
 	redis_server "$1" >/tmp/redis-start.log 2>&1 &
 	spid=$!
 	if start_ns=$(time_to_answer "unix:$1$REDIS_SOCKET" 'PING\r\n' '+PONG'); then
+		trace_end
 		emit_start_reads
 		redis_cli "$1" shutdown nosave >/dev/null 2>&1
 	else
+		trace_end
 		sed -e 's/^/# redis-server: /' /tmp/redis-start.log
 	fi
 	kill $spid 2>/dev/null

@@ -73,7 +73,8 @@ vm-pages16k.programs := bigprog
 # Workloads on disks made with mkfs.execfolio: arm64, bigprog.sh (a large
 # program, 64k), redis.sh (redis-server under redis-benchmark) and
 # readfirst.sh (the policy whoever reads first, and what it must not cost:
-# random reads, writeback on chmod +x, a memory cgroup at its limit);
+# random reads, a preload over cached pages, writeback on chmod +x, a
+# memory cgroup at its limit);
 # x86_64, pmd.sh (2m, PMD-mapped text) and redis.sh (the 64k mount option
 # alone, where upstream has no default for executable mappings, also for
 # the first process to map the libraries).

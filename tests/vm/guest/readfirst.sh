@@ -15,12 +15,18 @@
 #     the bytes of the same reads of an untagged copy;
 #   - chmod +x of a 256 MiB dirty file under the mount default writes
 #     nothing back and keeps its pages cached (the change is pending);
+#   - a preload (WILLNEED) of an 8 MiB 64k-tagged file already cached
+#     allocates no more than that of its untagged copy and reports no
+#     fallback (cached pages are skipped by lookup, not by allocating a
+#     folio of every order and failing to insert it); with 64 pages of it
+#     cached by random reads, it caches the rest, reads no more than the
+#     file from the disk and the file reads back the same;
 #   - in a memory cgroup held at its limit by anonymous memory, reads of
 #     the 2m-tagged file and a run of a tagged program complete, right,
 #     with no OOM kill, and the preferred folios that could not be charged
 #     are counted as fallbacks.
 . /tests/vmlib.sh
-echo "1..25"
+echo "1..31"
 ra=/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb
 ra_default=$(cat $ra)
 
@@ -70,6 +76,51 @@ for kb in 128 8192; do
 		test "$tagged" -gt 0 -a "$tagged" -le $((2 * plain))
 done
 echo $ra_default >$ra
+
+# A preload over cached pages.  WILLNEED reads at most the readahead
+# window, so the file fits in the 8192 KB one.
+echo 8192 >$ra
+check "an 8 MiB data file and its copy, the file tagged 64k" \
+	sh -c "dd if=/dev/urandom of=/mnt/pre.64k bs=1M count=8 2>/dev/null &&
+		cp /mnt/pre.64k /mnt/pre.plain &&
+		test \"\$(vmhelper setxattr /mnt/pre.64k 64k)\" = ok"
+pgallocs() { awk '$1 ~ /^pgalloc_/ { n += $2 } END { print n }' /proc/vmstat; }
+willneed_pgallocs() { # FILE: pages allocated by a preload of FILE
+	p0=$(pgallocs)
+	vmhelper willneed "$1" >/dev/null || echo "willneed $1 failed" >&2
+	echo $(($(pgallocs) - p0))
+}
+drop_caches
+cat /mnt/pre.64k /mnt/pre.plain >/dev/null
+fallback_logs >/dev/null
+plain=$(willneed_pgallocs /mnt/pre.plain)
+tagged=$(willneed_pgallocs /mnt/pre.64k)
+events=$(fallback_logs)
+diag "WILLNEED of a cached 8 MiB file: $plain pages allocated untagged, $tagged 64k-tagged"
+check "WILLNEED of the cached 64k-tagged file allocates at most 128 pages more than untagged" \
+	test "$tagged" -le $((plain + 128))
+check_eq "WILLNEED of the cached 64k-tagged file reports no fallback" "$events" 0
+sum=$(vmhelper sum /mnt/pre.64k)
+drop_caches
+vmhelper randread /mnt/pre.64k 64 7 >/dev/null
+before=$(vmhelper cached /mnt/pre.64k)
+fallback_logs >/dev/null
+KEEP_CACHE=1 counters_start
+vmhelper willneed /mnt/pre.64k >/dev/null
+after=$(vmhelper cached /mnt/pre.64k)
+# Reading the file waits for the preload's reads, which the disk's
+# counters count as they complete, and reads whatever it left out.
+sum_after=$(vmhelper sum /mnt/pre.64k)
+set -- $(counters_delta)
+events=$(fallback_logs)
+diag "WILLNEED after 64 random reads: $before bytes cached before, $after after;" \
+	"with the read after it $1 bytes read, $events fallbacks"
+check_eq "WILLNEED after 64 random reads caches the whole file" "$after" 8388608
+check "WILLNEED after 64 random reads and a read of the file read no more than the rest of it" \
+	test "$1" -gt 0 -a "$1" -le $((8388608 - before))
+check_eq "the file reads back the same" "$sum_after" "$sum"
+echo $ra_default >$ra
+rm -f /mnt/pre.64k /mnt/pre.plain
 
 # A policy change does not evict: chmod +x on a large dirty file.
 sysctl_save=$(for k in dirty_ratio dirty_background_ratio dirty_expire_centisecs \

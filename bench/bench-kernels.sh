@@ -13,8 +13,9 @@
 # boot's results go to OUTDIR/rROUND-NAME[@CONFIG]/; bench/bench-report.py
 # turns them into tables and plots.  BENCH_AB_REQUESTS,
 # BENCH_REDIS_REQUESTS, BENCH_CC_JOBS, BENCH_WORKLOADS, BENCH_FILES and
-# BENCH_TRACE (tracepoints over the cold starts, see the guest script)
-# reach the guest on the kernel command line.
+# BENCH_TRACE (tracepoints over the cold starts, see the guest script;
+# the results disk is then 64 MiB) reach the guest on the kernel command
+# line.
 #
 # Each boot runs once per disk setting: BENCH_RA (default "device 128"),
 # the read_ahead_kb values ("device": the one the kernel gives the
@@ -122,6 +123,7 @@ while [ "$r" -le "$rounds" ]; do
 				echo "bench-kernels: round $r/$rounds, $name, ra $ra, delay $d ($(date -u +%H:%M:%S))"
 				cp --sparse=always "$build/bench/arm64-disk.img" "$run.disk.img"
 				VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_APPEND="$params$config$disk" \
+					VM_RESULTS_MB=${BENCH_TRACE:+64} \
 					"$harness/run-vm.sh" arm64 "${k#*=}" \
 					"$work/bench-initramfs.gz" "$run.disk.img" "$run"
 				rm -f "$run.disk.img"

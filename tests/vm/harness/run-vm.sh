@@ -4,7 +4,7 @@
 # run-vm.sh ARCH KERNEL INITRAMFS DISK OUTDIR [NAME=IMAGE]...
 #
 # Boot KERNEL under QEMU (TCG) with INITRAMFS, the XFS test DISK, a
-# 1 MiB results disk and any further disks IMAGE, wait for the guest to power off (VM_TIMEOUT seconds,
+# results disk of VM_RESULTS_MB MiB (default 1) and any further disks IMAGE, wait for the guest to power off (VM_TIMEOUT seconds,
 # default 900), then split what the guest wrote to the results disk into
 # OUTDIR/<test>.tap and keep the console in OUTDIR/console.log.  The TAP
 # is checked by vm-tap.sh and console-tap.sh.  Exits non-zero only when
@@ -57,7 +57,14 @@ done
 rm -rf "$out"
 mkdir -p "$out"
 results=$out/results.img
-truncate -s 1M "$results"
+case ${VM_RESULTS_MB:-1} in
+[1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;;
+*)
+	echo "run-vm: VM_RESULTS_MB '$VM_RESULTS_MB': use 1 to 999 (MiB)" >&2
+	exit 2
+	;;
+esac
+truncate -s "${VM_RESULTS_MB:-1}M" "$results"
 
 append="loglevel=5 panic=-1 oops=panic ${VM_APPEND:-}"
 case $arch in

@@ -262,16 +262,17 @@ bench_boot() { # ROOT
 	counters_start
 	start_reads_begin
 	trace_begin
-	if benchhelper run /tmp/boot.run chroot "$1" /bin/sh /etc/bench/boot.sh \
-		>/tmp/boot.log 2>&1; then
-		trace_end
+	benchhelper run /tmp/boot.run chroot "$1" /bin/sh /etc/bench/boot.sh \
+		>/tmp/boot.log 2>&1
+	booted=$?
+	trace_end
+	if [ $booted = 0 ]; then
 		emit_start_reads
 		emit_counters
 		emit_runfile /tmp/boot.run
 		ok "$cfg boot: the boot script started redis-server and nginx"
 		measure_live $(chroot_pids "$1")
 	else
-		trace_end
 		sed -e 's/^/# boot: /' /tmp/boot.log | tail -n 20
 		not_ok "$cfg boot: the boot script started redis-server and nginx"
 	fi
@@ -288,13 +289,12 @@ bench_nginx() { # ROOT
 	trace_begin
 	chroot "$1" /usr/sbin/nginx -c /etc/bench/nginx.conf -g 'daemon off;' \
 		>/tmp/nginx.log 2>&1 &
-	if start_ns=$(time_to_answer tcp:127.0.0.1:8080 \
-		'GET /index.html HTTP/1.0\r\n\r\n' 'HTTP/1.1 200'); then
-		trace_end
+	start_ns=$(time_to_answer tcp:127.0.0.1:8080 \
+		'GET /index.html HTTP/1.0\r\n\r\n' 'HTTP/1.1 200')
+	trace_end
+	if [ -n "$start_ns" ]; then
 		emit_start_reads
 	else
-		trace_end
-		start_ns=
 		sed -e 's/^/# nginx: /' /tmp/nginx.log "$1/var/log/nginx/error.log"
 	fi
 	chroot "$1" /usr/bin/ab -q -n "$ab_requests" -c 10 \
@@ -327,12 +327,12 @@ redis_start() { # ROOT
 	trace_begin
 	redis_server "$1" >/tmp/redis-start.log 2>&1 &
 	spid=$!
-	if start_ns=$(time_to_answer "unix:$1$REDIS_SOCKET" 'PING\r\n' '+PONG'); then
-		trace_end
+	start_ns=$(time_to_answer "unix:$1$REDIS_SOCKET" 'PING\r\n' '+PONG')
+	trace_end
+	if [ -n "$start_ns" ]; then
 		emit_start_reads
 		redis_cli "$1" shutdown nosave >/dev/null 2>&1
 	else
-		trace_end
 		sed -e 's/^/# redis-server: /' /tmp/redis-start.log
 	fi
 	kill $spid 2>/dev/null

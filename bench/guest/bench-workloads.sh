@@ -62,6 +62,17 @@
 # The chroot's programs are in usr/.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 
+# A workload killed by a signal says where in the kernel's log (arm64's
+# "unhandled exception" lines, printed when a start never answers).
+echo 1 >/proc/sys/debug/exception-trace 2>/dev/null || :
+# The guest has no RTC driver, so its wall clock starts at the epoch, and
+# nginx sets its cached time strings only when the second it reads
+# differs from the one it cached, which starts as 0: started within a
+# second of boot (under -icount, 0.5 s), it copied a NULL Date string and
+# died of SIGSEGV in memcpy.  Any date after the epoch's first second
+# will do; a fixed one keeps the boots alike.
+[ "$(date +%s)" -ge 86400 ] || date -u -s @1767225600 >/dev/null
+
 ab_requests=${BENCH_AB_REQUESTS:-1000}
 REDIS_REQUESTS=${BENCH_REDIS_REQUESTS:-1000}
 export REDIS_REQUESTS
@@ -137,6 +148,14 @@ trace_end() {
 chroot_pids() { # ROOT
 	for p in /proc/[0-9]*; do
 		[ "$(readlink "$p/root" 2>/dev/null)" = "$1" ] && echo "${p#/proc/}"
+	done
+}
+
+# What each process of ROOT waits in, for a start that never answered.
+chroot_states() { # ROOT
+	for p in $(chroot_pids "$1"); do
+		echo "# $cfg: pid $p $(cut -d' ' -f2-3 /proc/$p/stat) in $(cat /proc/$p/wchan)"
+		sed -e "s/^/# $cfg: pid $p stack /" /proc/$p/stack 2>/dev/null
 	done
 }
 
@@ -289,6 +308,7 @@ bench_nginx() { # ROOT
 	trace_begin
 	chroot "$1" /usr/sbin/nginx -c /etc/bench/nginx.conf -g 'daemon off;' \
 		>/tmp/nginx.log 2>&1 &
+	nginx_pid=$!
 	start_ns=$(time_to_answer tcp:127.0.0.1:8080 \
 		'GET /index.html HTTP/1.0\r\n\r\n' 'HTTP/1.1 200')
 	trace_end
@@ -296,6 +316,12 @@ bench_nginx() { # ROOT
 		emit_start_reads
 	else
 		sed -e 's/^/# nginx: /' /tmp/nginx.log "$1/var/log/nginx/error.log"
+		chroot_states "$1"
+		if ! kill -0 $nginx_pid 2>/dev/null; then
+			wait $nginx_pid
+			echo "# $cfg nginx: exited with status $?"
+		fi
+		dmesg | grep 'nginx\[' | sed -e "s/^/# $cfg nginx: /"
 	fi
 	chroot "$1" /usr/bin/ab -q -n "$ab_requests" -c 10 \
 		http://127.0.0.1:8080/index.html >/tmp/ab.out 2>&1

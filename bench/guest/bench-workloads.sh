@@ -151,12 +151,22 @@ chroot_pids() { # ROOT
 	done
 }
 
-# What each process of ROOT waits in, for a start that never answered.
-chroot_states() { # ROOT
-	for p in $(chroot_pids "$1"); do
-		echo "# $cfg: pid $p $(cut -d' ' -f2-3 /proc/$p/stat) in $(cat /proc/$p/wchan)"
-		sed -e "s/^/# $cfg: pid $p stack /" /proc/$p/stack 2>/dev/null
+# Why the daemon NAME (started as PID in ROOT) never answered: its LOGs,
+# what each process of ROOT waits in, its exit status if it died, and the
+# kernel's "unhandled exception" lines about it.
+start_failed() { # NAME PID ROOT LOG...
+	daemon=$1 daemon_pid=$2 daemon_root=$3
+	shift 3
+	sed -e "s/^/# $daemon: /" "$@"
+	for p in $(chroot_pids "$daemon_root"); do
+		echo "# $cfg $daemon: pid $p $(cut -d' ' -f2-3 /proc/$p/stat) in $(cat /proc/$p/wchan)"
+		sed -e "s/^/# $cfg $daemon: pid $p stack /" /proc/$p/stack 2>/dev/null
 	done
+	if ! kill -0 "$daemon_pid" 2>/dev/null; then
+		wait "$daemon_pid"
+		echo "# $cfg $daemon: exited with status $?"
+	fi
+	dmesg | grep "$daemon\[" | sed -e "s/^/# $cfg $daemon: /"
 }
 
 # Stop every process of ROOT.
@@ -315,13 +325,8 @@ bench_nginx() { # ROOT
 	if [ -n "$start_ns" ]; then
 		emit_start_reads
 	else
-		sed -e 's/^/# nginx: /' /tmp/nginx.log "$1/var/log/nginx/error.log"
-		chroot_states "$1"
-		if ! kill -0 $nginx_pid 2>/dev/null; then
-			wait $nginx_pid
-			echo "# $cfg nginx: exited with status $?"
-		fi
-		dmesg | grep 'nginx\[' | sed -e "s/^/# $cfg nginx: /"
+		start_failed nginx $nginx_pid "$1" /tmp/nginx.log \
+			"$1/var/log/nginx/error.log"
 	fi
 	chroot "$1" /usr/bin/ab -q -n "$ab_requests" -c 10 \
 		http://127.0.0.1:8080/index.html >/tmp/ab.out 2>&1
@@ -359,7 +364,7 @@ redis_start() { # ROOT
 		emit_start_reads
 		redis_cli "$1" shutdown nosave >/dev/null 2>&1
 	else
-		sed -e 's/^/# redis-server: /' /tmp/redis-start.log
+		start_failed redis-server $spid "$1" /tmp/redis-start.log
 	fi
 	kill $spid 2>/dev/null
 	wait $spid 2>/dev/null

@@ -4,8 +4,9 @@
 # run-vm.sh ARCH KERNEL INITRAMFS DISK OUTDIR [NAME=IMAGE]...
 #
 # Boot KERNEL under QEMU (TCG) with INITRAMFS, the XFS test DISK, a
-# results disk of VM_RESULTS_MB MiB (default 1) and any further disks IMAGE, wait for the guest to power off (VM_TIMEOUT seconds,
-# default 900), then split what the guest wrote to the results disk into
+# results disk of VM_RESULTS_MB MiB (default 1) and any further disks
+# IMAGE, wait for the guest to power off (VM_TIMEOUT seconds, default
+# 900), then split what the guest wrote to the results disk into
 # OUTDIR/<test>.tap and keep the console in OUTDIR/console.log.  The TAP
 # is checked by vm-tap.sh and console-tap.sh.  Exits non-zero only when
 # QEMU cannot be started.  VM_SMP (default 2) sets the CPUs, VM_QEMU_ARGS
@@ -57,14 +58,15 @@ done
 rm -rf "$out"
 mkdir -p "$out"
 results=$out/results.img
-case ${VM_RESULTS_MB:-1} in
+results_mb=${VM_RESULTS_MB:-1}
+case $results_mb in
 [1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;;
 *)
-	echo "run-vm: VM_RESULTS_MB '$VM_RESULTS_MB': use 1 to 999 (MiB)" >&2
+	echo "run-vm: VM_RESULTS_MB '$results_mb': use 1 to 999 (MiB)" >&2
 	exit 2
 	;;
 esac
-truncate -s "${VM_RESULTS_MB:-1}M" "$results"
+truncate -s "${results_mb}M" "$results"
 
 append="loglevel=5 panic=-1 oops=panic ${VM_APPEND:-}"
 case $arch in

@@ -173,7 +173,7 @@ demo:
 # `make demo` use. Installed only when something is missing.
 DEPS_PKGS := build-essential pkg-config clang llvm libclang-rt-14-dev \
 	clang-format libcmocka-dev libfuse3-dev fuse3 liburcu-dev xfsprogs attr \
-	python3 python3-numpy python3-ply jq util-linux kmod debhelper lintian \
+	python3 python3-numpy python3-ply jq util-linux util-linux-extra kmod debhelper lintian \
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio ccache rsync \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libfuse3-dev:arm64 liburcu-dev:arm64 \
 	qemu-system-arm qemu-system-x86 busybox-static gnuplot-nox strace

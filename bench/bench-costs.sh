@@ -31,21 +31,20 @@ harness=$top/tests/vm/harness
 "$harness/mkdisk.sh" "$top/bench/disks/costs.sh" arm64 "$build/bench/cost-disk.img"
 "$harness/mkinitramfs.sh" -p benchhelper arm64 "$work/cost-initramfs.gz" \
 	"$top/bench/guest/bench-costs.sh"
+bench_disk_dir "$build/bench/cost-disk.img" "$out"
 append=${BENCH_COST_ROUNDS:+BENCH_COST_ROUNDS=$BENCH_COST_ROUNDS}
 append="$append${BENCH_INODES:+ BENCH_INODES=$BENCH_INODES}"
 {
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "qemu $(qemu-system-aarch64 --version | head -n 1), -icount shift=0, 1 CPU"
+	echo "qemu $("$(bench_qemu qemu-system-aarch64)" --version | head -n 1), -icount shift=0, 1 CPU"
 	bench_kernel_lines "$@"
+	echo "disks $bench_disks_note"
 } >"$out/run-info"
 for k; do
 	run=$out/${k%%=*}
-	cp --sparse=always "$build/bench/cost-disk.img" "$run.disk.img"
 	echo "bench-costs: booting ${k%%=*} with -icount shift=0 ($(date -u +%H:%M:%S))"
 	VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_SMP=1 VM_QEMU_ARGS="-icount shift=0" \
 		VM_APPEND="$append" \
-		"$harness/run-vm.sh" arm64 "${k#*=}" "$work/cost-initramfs.gz" \
-		"$run.disk.img" "$run"
-	rm -f "$run.disk.img"
-	bench_took "$run" bench-costs.sh
+		bench_boot "$build/bench/cost-disk.img" "$run" bench-costs.sh arm64 \
+		"${k#*=}" "$work/cost-initramfs.gz"
 done

@@ -86,6 +86,7 @@ harness=$top/tests/vm/harness
 "$harness/mkdisk.sh" "$top/bench/disks/kernels.sh" arm64 "$build/bench/arm64-disk.img"
 "$harness/mkinitramfs.sh" -p benchhelper arm64 "$work/bench-initramfs.gz" \
 	"$top/bench/guest/bench-workloads.sh"
+bench_disk_dir "$build/bench/arm64-disk.img" "$out"
 
 # The kernel command line splits at blanks: the guest reads commas.
 params=
@@ -99,11 +100,12 @@ done
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "host kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d MiB", $2 / 1024 }' /proc/meminfo)"
 	echo "cpu $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "qemu $(qemu-system-aarch64 --version | head -n 1)"
+	echo "qemu $("$(bench_qemu qemu-system-aarch64)" --version | head -n 1)"
 	echo "rounds $rounds"
 	echo "clock $clock"
 	echo "params$params"
 	bench_kernel_lines "$@"
+	echo "disks $bench_disks_note"
 } >"$out/run-info"
 
 echo "settings ra $ra_settings; delay $delays" >>"$out/run-info"
@@ -121,13 +123,10 @@ while [ "$r" -le "$rounds" ]; do
 				[ "$ra" = device ] || disk=" BENCH_RA_KB=$ra"
 				[ "$d" = none ] || disk="$disk BENCH_DELAY_MS=$d"
 				echo "bench-kernels: round $r/$rounds, $name, ra $ra, delay $d ($(date -u +%H:%M:%S))"
-				cp --sparse=always "$build/bench/arm64-disk.img" "$run.disk.img"
 				VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_APPEND="$params$config$disk" \
 					VM_RESULTS_MB=${BENCH_TRACE:+64} \
-					"$harness/run-vm.sh" arm64 "${k#*=}" \
-					"$work/bench-initramfs.gz" "$run.disk.img" "$run"
-				rm -f "$run.disk.img"
-				bench_took "$run" bench-workloads.sh
+					bench_boot "$build/bench/arm64-disk.img" "$run" \
+					bench-workloads.sh arm64 "${k#*=}" "$work/bench-initramfs.gz"
 			done
 		done
 	done

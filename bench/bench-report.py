@@ -439,6 +439,31 @@ plot %s
     return ok
 
 
+def host_cache_note(d, info):
+    """A sentence on where the boots' disk copies were (run-info's disks)
+    and how much of each copy the host still cached at the end of its
+    boot (bench_boot's host-cache files: pages of holes the guest read
+    count too), or "" for runs without them."""
+    resident, allocated = [], []
+    for name in sorted(os.listdir(d)):
+        f = os.path.join(d, name, "host-cache")
+        if not os.path.exists(f):
+            continue
+        v = open(f).read().split()
+        if len(v) == 4 and v[0] == "resident" and v[2] == "allocated":
+            resident.append(int(v[1]) >> 20)
+            allocated.append(int(v[3]) >> 20)
+    note = ""
+    if "disks" in info:
+        note = " Each boot's disk: a fresh copy in %s" % info["disks"]
+        if resident:
+            note += "; the host held %d-%d MiB of a copy (%d MiB " \
+                    "allocated) in memory at the end of a boot" % (
+                        min(resident), max(resident), max(allocated))
+        note += "."
+    return note
+
+
 def kernels_report(args):
     cold = {}
     data, columns, info, failures = load_kernels(args.kernels, cold)
@@ -450,7 +475,8 @@ def kernels_report(args):
                    info.get("date", "?"), info.get("cpu", "?"),
                    info.get("host", "?"), info.get("qemu", "?"),
                    info.get("clock", "2 CPUs, TCG's own clock"),
-                   info.get("rounds", "?"), info.get("params", "").strip() or "the defaults"))
+                   info.get("rounds", "?"), info.get("params", "").strip() or "the defaults")
+               + host_cache_note(args.kernels, info))
     out.append("")
     for k in info.get("kernels", []):
         out.append("- kernel `%s`" % k)
@@ -513,7 +539,7 @@ def x86_report(args):
                "entry per 2 MB). Figures are min-max over the rounds." % (
                    info.get("date", "?"), info.get("cpu", "?"),
                    info.get("host", "?"), info.get("qemu", "?"),
-                   info.get("rounds", "?")))
+                   info.get("rounds", "?")) + host_cache_note(args.x86, info))
     out.append("")
     for k in info.get("kernels", []):
         out.append("- kernel `%s`" % k)
@@ -599,7 +625,8 @@ def costs_report(args):
     out = ["## Costs: inode instantiation, file creation, page cache per policy", ""]
     out.append("Measured %s, %s; rounds: %d." % (
         info.get("date", "?"), info.get("qemu", "?"),
-        len(runs[0][1].get(("inodes", "none", "cpu_ns"), []))))
+        len(runs[0][1].get(("inodes", "none", "cpu_ns"), [])))
+        + host_cache_note(args.costs, info))
     out.append("")
     for k in info.get("kernels", []):
         out.append("- kernel `%s`" % k)

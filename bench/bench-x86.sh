@@ -33,14 +33,16 @@ bench_check_ra $ra_settings
 harness=$top/tests/vm/harness
 "$harness/mkdisk.sh" "$top/bench/disks/x86.sh" x86_64 "$image"
 "$harness/mkinitramfs.sh" x86_64 "$work/initramfs.gz" "$top/bench/guest/bench-pmd.sh"
+bench_disk_dir "$image" "$out"
 {
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "host kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d MiB", $2 / 1024 }' /proc/meminfo)"
 	echo "cpu $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
+	echo "qemu $("$(bench_qemu qemu-system-x86_64)" --version | head -n 1)"
 	echo "rounds $rounds"
 	echo "params${BENCH_REDIS_REQUESTS:+ BENCH_REDIS_REQUESTS=$BENCH_REDIS_REQUESTS}"
 	bench_kernel_lines "$@"
+	echo "disks $bench_disks_note"
 	echo "settings ra $ra_settings"
 } >"$out/run-info"
 r=1
@@ -52,12 +54,9 @@ while [ "$r" -le "$rounds" ]; do
 			append=${BENCH_REDIS_REQUESTS:+BENCH_REDIS_REQUESTS=$BENCH_REDIS_REQUESTS}
 			[ "$ra" = device ] || append="$append BENCH_RA_KB=$ra"
 			echo "bench-x86: round $r/$rounds, $name, ra $ra ($(date -u +%H:%M:%S))"
-			cp --sparse=always "$image" "$run.disk.img"
 			VM_TIMEOUT=${VM_TIMEOUT:-1800} VM_APPEND="$append" \
-				"$harness/run-vm.sh" x86_64 "${k#*=}" "$work/initramfs.gz" \
-				"$run.disk.img" "$run"
-			rm -f "$run.disk.img"
-			bench_took "$run" bench-pmd.sh
+				bench_boot "$image" "$run" bench-pmd.sh x86_64 "${k#*=}" \
+				"$work/initramfs.gz"
 		done
 	done
 	# Rotate the order so that no kernel always goes first.

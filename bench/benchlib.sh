@@ -42,3 +42,58 @@ bench_kernel_lines() { # NAME=KERNEL...
 		echo "kernel ${k%%=*} ${k#*=} $(sha256sum "${k#*=}" | cut -c1-12)"
 	done | sed -e "s| $top/| |"
 }
+
+# Where each boot's copy of the guest disk goes: a tmpfs, BENCH_DISK_DIR
+# (default /dev/shm), when it has room for IMAGE, else DIR.  A file on a
+# disk-backed filesystem keeps its pages in the host's page cache only as
+# long as the host wants: a host that reclaims idle page cache on its own
+# (proactive reclaim, e.g. DAMON's pageout of pages unused for a minute)
+# drops pages of a copy made seconds before, and QEMU then reads them
+# from the host's disk, adding milliseconds to a guest's read at random.
+# Without swap, tmpfs pages stay in memory.  Sets bench_disks (a
+# directory of its own, removed on exit) and bench_disks_note (for
+# run-info); a BENCH_DISK_DIR that is not a tmpfs is used with a note.
+bench_disk_dir() { # IMAGE DIR
+	dir=${BENCH_DISK_DIR:-/dev/shm}
+	need_kb=$(du -k "$1" | cut -f1)
+	fs=$(stat -f -c %T "$dir" 2>/dev/null || echo none)
+	free_kb=$(df -Pk "$dir" 2>/dev/null | awk 'NR == 2 { print $4 }')
+	if [ "$fs" = none ] || [ "${free_kb:-0}" -lt $((need_kb + need_kb / 4)) ]; then
+		[ -z "${BENCH_DISK_DIR:-}" ] || {
+			echo "$bench: BENCH_DISK_DIR $dir: not a directory with $((need_kb / 1024 * 5 / 4)) MiB free for the guest's disk" >&2
+			exit 1
+		}
+		echo "$bench: /dev/shm has no room for the guest's disk ($((need_kb / 1024)) MiB): copying it into $2, where the host may drop its pages during a boot" >&2
+		bench_disks=$2
+		bench_disks_note="$2 (not a tmpfs)"
+		return
+	fi
+	bench_disks=$(mktemp -d "$dir/execfolio-$bench.XXXXXX")
+	# shellcheck disable=SC2064 # the directory is known now
+	trap "rm -rf '$bench_disks'" EXIT
+	trap 'exit 130' INT TERM
+	bench_disks_note="$dir ($fs)"
+	[ "$fs" = tmpfs ] || bench_disks_note="$dir ($fs, not a tmpfs)"
+}
+
+# One boot of the harness on a fresh copy of IMAGE, then bench_took's
+# line: run-vm.sh's arguments after the disk's.  RUNDIR/host-cache
+# records how much of the copy was still in the host's memory at the end
+# of the boot (fincore), against its allocated size.
+bench_boot() { # IMAGE RUNDIR GUEST_SCRIPT ARCH KERNEL INITRAMFS
+	disk=$bench_disks/$(basename "$2").disk.img
+	cp --sparse=always "$1" "$disk"
+	status=0
+	"$top/tests/vm/harness/run-vm.sh" "$4" "$5" "$6" "$disk" "$2" || status=$?
+	echo "resident $(fincore -b -n -o RES "$disk") allocated $(($(du -k "$disk" | cut -f1) * 1024))" \
+		>"$2/host-cache"
+	rm -f "$disk"
+	[ "$status" -eq 0 ] || exit "$status"
+	bench_took "$2" "$3"
+}
+
+# The QEMU binary that run-vm.sh boots: VM_QEMU_ROOT's (make bench-qemu)
+# or the system's.
+bench_qemu() { # qemu-system-ARCH
+	echo "${VM_QEMU_ROOT:+$VM_QEMU_ROOT/usr/bin/}$1"
+}

@@ -12,6 +12,8 @@
 # QEMU cannot be started.  VM_SMP (default 2) sets the CPUs, VM_QEMU_ARGS
 # adds QEMU options (e.g. -icount shift=0), VM_APPEND kernel parameters
 # (NAME=VALUE ones reach the guest's tests as environment variables).
+# VM_QEMU_ROOT runs the QEMU unpacked there from Debian's packages (the
+# benchmarks' newer QEMU, make bench-qemu) instead of the system's.
 # The guest tells the disks by their virtio serial (harness/init): "test",
 # "results", and NAME for each further disk.
 set -u
@@ -92,6 +94,24 @@ for d; do
 	extra="$extra -drive file=${d#*=},format=raw,if=none,id=${d%%=*}"
 	extra="$extra -device $blk,drive=${d%%=*},serial=${d%%=*}"
 done
+case ${VM_QEMU_ROOT:-} in
+*[,[:space:]]*)
+	echo "run-vm: VM_QEMU_ROOT '$VM_QEMU_ROOT': no commas or spaces in its path" >&2
+	exit 2
+	;;
+esac
+if [ -n "${VM_QEMU_ROOT:-}" ]; then
+	# Its modules and firmware from its own tree, then the system's
+	# (firmware of other packages, e.g. SeaBIOS, is linked from there).
+	[ -x "$VM_QEMU_ROOT/usr/bin/$qemu" ] || {
+		echo "run-vm: VM_QEMU_ROOT $VM_QEMU_ROOT has no usr/bin/$qemu: run make bench-qemu" >&2
+		exit 2
+	}
+	QEMU_MODULE_DIR=$(echo "$VM_QEMU_ROOT"/usr/lib/*/qemu)
+	export QEMU_MODULE_DIR
+	machine="$machine -L $VM_QEMU_ROOT/usr/share/qemu -L /usr/share/qemu"
+	qemu=$VM_QEMU_ROOT/usr/bin/$qemu
+fi
 command -v $qemu >/dev/null || {
 	echo "run-vm: $qemu not found: run make deps" >&2
 	exit 2

@@ -5,7 +5,8 @@
 # planted kernel splat, a timeout or missing results, and passes a clean
 # one; vm-tap.sh, tap-run and tap-summary fail a guest test that did not
 # report, or reported a missing or short plan; run-vm.sh refuses a further
-# disk that is not NAME=IMAGE before it starts QEMU.  No VM is booted: the
+# disk that is not NAME=IMAGE, and a VM_QEMU_ROOT without QEMU, before it
+# touches its output directory or starts QEMU.  No VM is booted: the
 # runs are made up, as run-vm.sh would leave them.
 . "$(dirname "$0")/../lib.sh"
 vm=$(cd "$(dirname "$0")/../vm/harness" && pwd)
@@ -37,7 +38,7 @@ Unable to handle kernel NULL pointer dereference at virtual address 000000000000
 BUG: sleeping function called from invalid context at mm/filemap.c:1234
 Kernel panic - not syncing: Fatal exception'
 
-plan $(($(echo "$splats" | wc -l) + 10))
+plan $(($(echo "$splats" | wc -l) + 13))
 
 fake_run "$work/clean" 0 "xfs: exec_folio_size=64k"
 check_eq "a clean run passes console-tap" "$(console_failures "$work/clean")" 0
@@ -91,3 +92,14 @@ check_fails_saying "run-vm.sh: a further disk whose name a serial cannot carry: 
 	"disk name 'lbs,16k': only a-z" \
 	"$vm/run-vm.sh" arm64 "$work/Image" "$work/initramfs.gz" "$work/disk.img" \
 	"$work/run" "lbs,16k=$work/lbs.img"
+mkdir -p "$work/run"
+touch "$work/run/kept"
+check_fails_saying "run-vm.sh: a VM_QEMU_ROOT without the QEMU binary: exit 2" 2 \
+	"VM_QEMU_ROOT $work/noqemu has no usr/bin/qemu-system-aarch64" \
+	env VM_QEMU_ROOT="$work/noqemu" "$vm/run-vm.sh" arm64 "$work/Image" \
+	"$work/initramfs.gz" "$work/disk.img" "$work/run"
+check "run-vm.sh refuses before it replaces OUTDIR" test -e "$work/run/kept"
+check_fails_saying "run-vm.sh: a VM_QEMU_ROOT with a comma: exit 2" 2 \
+	"no commas or spaces in its path" \
+	env VM_QEMU_ROOT="$work/a,b" "$vm/run-vm.sh" arm64 "$work/Image" \
+	"$work/initramfs.gz" "$work/disk.img" "$work/run"

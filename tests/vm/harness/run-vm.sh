@@ -57,9 +57,6 @@ for d; do
 	esac
 done
 
-rm -rf "$out"
-mkdir -p "$out"
-results=$out/results.img
 results_mb=${VM_RESULTS_MB:-1}
 case $results_mb in
 [1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;;
@@ -68,7 +65,6 @@ case $results_mb in
 	exit 2
 	;;
 esac
-truncate -s "${results_mb}M" "$results"
 
 append="loglevel=5 panic=-1 oops=panic ${VM_APPEND:-}"
 case $arch in
@@ -116,6 +112,12 @@ command -v $qemu >/dev/null || {
 	echo "run-vm: $qemu not found: run make deps" >&2
 	exit 2
 }
+
+# Every setting checked: OUTDIR is replaced only now.
+rm -rf "$out"
+mkdir -p "$out"
+results=$out/results.img
+truncate -s "${results_mb}M" "$results"
 
 start=$(date +%s)
 # shellcheck disable=SC2086

@@ -88,6 +88,14 @@ harness=$top/tests/vm/harness
 	"$top/bench/guest/bench-workloads.sh"
 bench_disk_dir "$build/bench/arm64-disk.img" "$out"
 
+# init_on_free=1: the guest zeroes the pages it frees.  A disk read into
+# a page that held translated code makes QEMU discard that code before it
+# tells the guest the read is done, up to 20 ms on QEMU 10 (300 ms on
+# 7.2), which -icount counts as the disk's latency; zeroed at free, the
+# page's code is discarded on the guest's CPU instead, where -icount
+# counts instructions only (BENCHMARKS.md, 2026-12-07).  Both kernels
+# pay the zeroing alike.
+zero_freed=init_on_free=1
 # The kernel command line splits at blanks: the guest reads commas.
 params=
 for v in BENCH_AB_REQUESTS BENCH_REDIS_REQUESTS BENCH_CC_JOBS \
@@ -104,6 +112,7 @@ done
 	echo "rounds $rounds"
 	echo "clock $clock"
 	echo "params$params"
+	echo "cmdline $zero_freed"
 	bench_kernel_lines "$@"
 	echo "disks $bench_disks_note"
 } >"$out/run-info"
@@ -123,7 +132,7 @@ while [ "$r" -le "$rounds" ]; do
 				[ "$ra" = device ] || disk=" BENCH_RA_KB=$ra"
 				[ "$d" = none ] || disk="$disk BENCH_DELAY_MS=$d"
 				echo "bench-kernels: round $r/$rounds, $name, ra $ra, delay $d ($(date -u +%H:%M:%S))"
-				VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_APPEND="$params$config$disk" \
+				VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_APPEND="$zero_freed$params$config$disk" \
 					VM_RESULTS_MB=${BENCH_TRACE:+64} \
 					bench_boot "$build/bench/arm64-disk.img" "$run" \
 					bench-workloads.sh arm64 "${k#*=}" "$work/bench-initramfs.gz"

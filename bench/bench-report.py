@@ -476,7 +476,9 @@ def kernels_report(args):
                    info.get("host", "?"), info.get("qemu", "?"),
                    info.get("clock", "2 CPUs, TCG's own clock"),
                    info.get("rounds", "?"), info.get("params", "").strip() or "the defaults")
-               + host_cache_note(args.kernels, info))
+               + host_cache_note(args.kernels, info)
+               + (" The guests' kernel command line adds `%s`." % info["cmdline"]
+                  if info.get("cmdline") else ""))
     out.append("")
     for k in info.get("kernels", []):
         out.append("- kernel `%s`" % k)

@@ -68,6 +68,9 @@ bench-guest: vm-guest $(BIN)/benchhelper $(BIN)/bigprog
 #                      [BENCH_WORKLOADS="boot nginx redis gcc"]
 #   make bench-costs   [BENCH_COST_ROUNDS=3] [BENCH_INODES=100000]
 #   make bench-report  the tables and plots again from the last runs
+#   make bench-qemu    the VM benchmarks' QEMU (BENCH_QEMU, below)
+# Each boot's disk is a fresh copy in BENCH_DISK_DIR (default /dev/shm,
+# a tmpfs; bench/benchlib.sh says why).
 BENCH_ROUNDS ?= 2
 BENCH_AB_REQUESTS ?= 1000
 BENCH_REDIS_REQUESTS ?= 1000
@@ -87,16 +90,17 @@ BENCH_TREE := $(BUILD)/bench/arm64-tree
 # on TCG's clock instead of one under -icount (times in instructions and
 # waits).
 BENCH_KCONFIG ?= release
-# The QEMU of the VM benchmarks: Debian 12's own (7.2) spends from 2 to
-# 300 ms of its main thread, now and then, discarding translated guest
-# code when a disk read lands on pages that held some (a page-cache page
-# reused after it held program text), before it tells the guest that the
-# read is done; under -icount the guest sees that as the disk's latency,
-# tens of such stalls per boot, and a cold start varies by several times
-# between rounds.  QEMU 10 from bookworm-backports (built for Debian 12)
-# has none: it is unpacked into the build tree (make bench-qemu, without
-# installing it or touching the system's apt sources) and the harness
-# boots it (run-vm.sh's VM_QEMU_ROOT).  BENCH_QEMU=system: Debian 12's.
+# The QEMU of the VM benchmarks: Debian 12's own (7.2) spends up to
+# 300 ms of its main thread, several times per boot, discarding
+# translated guest code when a disk read lands on pages that held some (a
+# page-cache page reused after it held program text), before it tells the
+# guest that the read is done; under -icount the guest sees that as the
+# disk's latency, and a cold start varies by several times between
+# rounds.  QEMU 10 from bookworm-backports (built for Debian 12) stalls
+# up to 20 ms, and not at all with bench-kernels.sh's init_on_free=1: it
+# is unpacked into the build tree (make bench-qemu, without installing
+# it or touching the system's apt sources) and the harness boots it
+# (run-vm.sh's VM_QEMU_ROOT).  BENCH_QEMU=system: Debian 12's.
 BENCH_QEMU ?= bookworm-backports
 BENCH_QEMU_PACKAGES := qemu-system-arm qemu-system-x86 qemu-system-common qemu-system-data
 BENCH_QEMU_ROOT := $(BUILD)/qemu-$(BENCH_QEMU)

@@ -457,9 +457,11 @@ def host_cache_note(d, info):
     if "disks" in info:
         note = " Each boot's disk: a fresh copy in %s" % info["disks"]
         if resident:
-            note += "; the host held %d-%d MiB of a copy (%d MiB " \
+            held = "%d" % min(resident) if min(resident) == max(resident) \
+                else "%d-%d" % (min(resident), max(resident))
+            note += "; the host held %s MiB of a copy (%d MiB " \
                     "allocated) in memory at the end of a boot" % (
-                        min(resident), max(resident), max(allocated))
+                        held, max(allocated))
         note += "."
     return note
 

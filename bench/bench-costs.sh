@@ -36,7 +36,7 @@ append=${BENCH_COST_ROUNDS:+BENCH_COST_ROUNDS=$BENCH_COST_ROUNDS}
 append="$append${BENCH_INODES:+ BENCH_INODES=$BENCH_INODES}"
 {
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "qemu $("$(bench_qemu qemu-system-aarch64)" --version | head -n 1), -icount shift=0, 1 CPU"
+	echo "qemu $("$harness/run-vm.sh" --qemu-version arm64), -icount shift=0, 1 CPU"
 	bench_kernel_lines "$@"
 	echo "disks $bench_disks_note"
 } >"$out/run-info"

@@ -108,7 +108,7 @@ done
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "host kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d MiB", $2 / 1024 }' /proc/meminfo)"
 	echo "cpu $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "qemu $("$(bench_qemu qemu-system-aarch64)" --version | head -n 1)"
+	echo "qemu $("$harness/run-vm.sh" --qemu-version arm64)"
 	echo "rounds $rounds"
 	echo "clock $clock"
 	echo "params$params"

@@ -91,9 +91,3 @@ bench_boot() { # IMAGE RUNDIR GUEST_SCRIPT ARCH KERNEL INITRAMFS
 	[ "$status" -eq 0 ] || exit "$status"
 	bench_took "$2" "$3"
 }
-
-# The QEMU binary that run-vm.sh boots: VM_QEMU_ROOT's (make bench-qemu)
-# or the system's.
-bench_qemu() { # qemu-system-ARCH
-	echo "${VM_QEMU_ROOT:+$VM_QEMU_ROOT/usr/bin/}$1"
-}

@@ -38,7 +38,7 @@ Unable to handle kernel NULL pointer dereference at virtual address 000000000000
 BUG: sleeping function called from invalid context at mm/filemap.c:1234
 Kernel panic - not syncing: Fatal exception'
 
-plan $(($(echo "$splats" | wc -l) + 13))
+plan $(($(echo "$splats" | wc -l) + 14))
 
 fake_run "$work/clean" 0 "xfs: exec_folio_size=64k"
 check_eq "a clean run passes console-tap" "$(console_failures "$work/clean")" 0
@@ -99,6 +99,8 @@ check_fails_saying "run-vm.sh: a VM_QEMU_ROOT without the QEMU binary: exit 2" 2
 	env VM_QEMU_ROOT="$work/noqemu" "$vm/run-vm.sh" arm64 "$work/Image" \
 	"$work/initramfs.gz" "$work/disk.img" "$work/run"
 check "run-vm.sh refuses before it replaces OUTDIR" test -e "$work/run/kept"
+check_fails_saying "run-vm.sh --qemu-version of an unknown ARCH: exit 2" 2 \
+	"unknown ARCH 'sparc'" "$vm/run-vm.sh" --qemu-version sparc
 check_fails_saying "run-vm.sh: a VM_QEMU_ROOT with a comma: exit 2" 2 \
 	"no commas or spaces in its path" \
 	env VM_QEMU_ROOT="$work/a,b" "$vm/run-vm.sh" arm64 "$work/Image" \

@@ -13,10 +13,64 @@
 # adds QEMU options (e.g. -icount shift=0), VM_APPEND kernel parameters
 # (NAME=VALUE ones reach the guest's tests as environment variables).
 # VM_QEMU_ROOT runs the QEMU unpacked there from Debian's packages (the
-# benchmarks' newer QEMU, make bench-qemu) instead of the system's.
+# benchmarks' newer QEMU, make bench-qemu) instead of the system's;
+# run-vm.sh --qemu-version ARCH prints which QEMU that is.
 # The guest tells the disks by their virtio serial (harness/init): "test",
 # "results", and NAME for each further disk.
 set -u
+
+# The QEMU for ARCH, its machine, console and disk device.
+select_qemu() { # ARCH
+	case $1 in
+	arm64)
+		qemu=qemu-system-aarch64
+		machine="-M virt -cpu max"
+		console=ttyAMA0
+		blk=virtio-blk-device
+		;;
+	x86_64)
+		qemu=qemu-system-x86_64
+		machine="-M pc -cpu max"
+		console=ttyS0
+		blk=virtio-blk-pci
+		;;
+	*)
+		echo "run-vm: unknown ARCH '$1'" >&2
+		exit 2
+		;;
+	esac
+	case ${VM_QEMU_ROOT:-} in
+	*[,[:space:]]*)
+		echo "run-vm: VM_QEMU_ROOT '$VM_QEMU_ROOT': no commas or spaces in its path" >&2
+		exit 2
+		;;
+	esac
+	if [ -n "${VM_QEMU_ROOT:-}" ]; then
+		# Its modules and firmware from its own tree, then the system's
+		# (firmware of other packages, e.g. SeaBIOS, is linked from there).
+		[ -x "$VM_QEMU_ROOT/usr/bin/$qemu" ] || {
+			echo "run-vm: VM_QEMU_ROOT $VM_QEMU_ROOT has no usr/bin/$qemu: run make bench-qemu" >&2
+			exit 2
+		}
+		QEMU_MODULE_DIR=$(echo "$VM_QEMU_ROOT"/usr/lib/*/qemu)
+		export QEMU_MODULE_DIR
+		machine="$machine -L $VM_QEMU_ROOT/usr/share/qemu -L /usr/share/qemu"
+		qemu=$VM_QEMU_ROOT/usr/bin/$qemu
+	fi
+	command -v "$qemu" >/dev/null || {
+		echo "run-vm: $qemu not found: run make deps" >&2
+		exit 2
+	}
+}
+
+# run-vm.sh --qemu-version ARCH: the first line of the version of the QEMU
+# it would boot, for the benchmarks' run-info.
+if [ "${1:-}" = --qemu-version ]; then
+	select_qemu "${2:-}"
+	"$qemu" --version | head -n 1
+	exit 0
+fi
+
 arch=$1
 kernel=$2
 initramfs=$3
@@ -57,6 +111,7 @@ for d; do
 	esac
 done
 
+select_qemu "$arch"
 results_mb=${VM_RESULTS_MB:-1}
 case $results_mb in
 [1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;;
@@ -66,52 +121,12 @@ case $results_mb in
 	;;
 esac
 
-append="loglevel=5 panic=-1 oops=panic ${VM_APPEND:-}"
-case $arch in
-arm64)
-	qemu=qemu-system-aarch64
-	machine="-M virt -cpu max"
-	append="console=ttyAMA0 $append"
-	blk=virtio-blk-device
-	;;
-x86_64)
-	qemu=qemu-system-x86_64
-	machine="-M pc -cpu max"
-	append="console=ttyS0 $append"
-	blk=virtio-blk-pci
-	;;
-*)
-	echo "run-vm: unknown ARCH '$arch'" >&2
-	exit 2
-	;;
-esac
+append="console=$console loglevel=5 panic=-1 oops=panic ${VM_APPEND:-}"
 extra=
 for d; do
 	extra="$extra -drive file=${d#*=},format=raw,if=none,id=${d%%=*}"
 	extra="$extra -device $blk,drive=${d%%=*},serial=${d%%=*}"
 done
-case ${VM_QEMU_ROOT:-} in
-*[,[:space:]]*)
-	echo "run-vm: VM_QEMU_ROOT '$VM_QEMU_ROOT': no commas or spaces in its path" >&2
-	exit 2
-	;;
-esac
-if [ -n "${VM_QEMU_ROOT:-}" ]; then
-	# Its modules and firmware from its own tree, then the system's
-	# (firmware of other packages, e.g. SeaBIOS, is linked from there).
-	[ -x "$VM_QEMU_ROOT/usr/bin/$qemu" ] || {
-		echo "run-vm: VM_QEMU_ROOT $VM_QEMU_ROOT has no usr/bin/$qemu: run make bench-qemu" >&2
-		exit 2
-	}
-	QEMU_MODULE_DIR=$(echo "$VM_QEMU_ROOT"/usr/lib/*/qemu)
-	export QEMU_MODULE_DIR
-	machine="$machine -L $VM_QEMU_ROOT/usr/share/qemu -L /usr/share/qemu"
-	qemu=$VM_QEMU_ROOT/usr/bin/$qemu
-fi
-command -v $qemu >/dev/null || {
-	echo "run-vm: $qemu not found: run make deps" >&2
-	exit 2
-}
 
 # Every setting checked: OUTDIR is replaced only now.
 rm -rf "$out"

@@ -430,13 +430,6 @@ run_config() {
 	check "$cfg: umount" umount /mnt
 }
 
-# Read requests and the milliseconds they took on the test disk so far
-# (/sys/block/X/stat): their quotient is the mean latency a read saw.
-disk_reads() {
-	set -- $(cat "/sys/block/${TEST_DISK##*/}/stat")
-	echo "$1 $4"
-}
-
 diag "kernel $(uname -r), page size $(getconf PAGESIZE 2>/dev/null || echo 4096)"
 if [ -n "${BENCH_DELAY_MS:-}" ]; then
 	if dm=$(benchhelper dm-delay bench "$TEST_DISK" "$BENCH_DELAY_MS"); then

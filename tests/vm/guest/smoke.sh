@@ -41,7 +41,7 @@ run_measure() { # PROGRAM [fail] -> "BIG64 CONT TEXT"
 	wait $pid 2>/dev/null
 }
 
-echo "1..43"
+echo "1..45"
 
 # The readahead window decides what a data fault's read-around brings in
 # before the text is executed.  Linux 7.3 gives the guest's virtio disk
@@ -168,6 +168,23 @@ read1=$(disk_read_bytes)
 size=$(stat -c %s /mnt/lib3.so)
 check_eq "header read then executable mapping: every block read once" \
 	"$((read1 - read0))" "$(((size + 4095) / 4096 * 4096))"
+# A library that ends inside its first block (10008 bytes, as liblzf):
+# the header read reads all of it, an 8K folio and a 4K one under one
+# plug, so with one request, and its executable mapping reads nothing.
+head -c 10008 /mnt/lib.so >/mnt/lib6.so
+drop_caches
+stat /mnt/lib6.so >/dev/null
+set -- $(disk_reads)
+reqs0=$1
+read0=$(disk_read_bytes)
+dd if=/mnt/lib6.so of=/dev/null bs=832 count=1 2>/dev/null
+set -- $(disk_reads)
+read1=$(disk_read_bytes)
+check_eq "a header read of a library smaller than the block: all of it, with one request" \
+	"$((read1 - read0)) bytes, $(($1 - reqs0)) request(s)" "12288 bytes, 1 request(s)"
+check_eq "that library mapped executable: nothing more read, nothing pending" \
+	"$(vmhelper execsum /mnt/lib6.so >/dev/null && state /mnt/lib6.so) $(($(disk_read_bytes) - read1))" \
+	"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0 0"
 # With readahead off the header read caches one page: the first
 # executable mapping drops it (nothing pending), so that the first
 # block is read as one folio.
@@ -203,7 +220,7 @@ vmhelper read /mnt/lib2.so >/dev/null
 check_eq "a library cached whole before its first executable mapping keeps its folios (pending)" \
 	"$(vmhelper execsum /mnt/lib2.so >/dev/null && state /mnt/lib2.so)" \
 	"size=65536 source=mount order=4 folio=65536 pending=1 deferred=0"
-rm -f /mnt/lib.so /mnt/lib2.so /mnt/lib3.so /mnt/lib4.so /mnt/lib5.so
+rm -f /mnt/lib.so /mnt/lib2.so /mnt/lib3.so /mnt/lib4.so /mnt/lib5.so /mnt/lib6.so
 
 # An execute bit given through a POSIX ACL (setfacl), which changes
 # the mode without a chmod, applies the mount default; taken away,

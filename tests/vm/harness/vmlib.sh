@@ -29,6 +29,13 @@ disk_read_bytes() {
 	echo $(($3 * 512))
 }
 
+# Read requests and the milliseconds they took on the test disk since boot
+# (/sys/block/X/stat): their quotient is the mean latency a read saw.
+disk_reads() {
+	set -- $(cat "/sys/block/${TEST_DISK##*/}/stat")
+	echo "$1 $4"
+}
+
 # Page-cache bytes (Cached in /proc/meminfo).
 cached_bytes() { awk '$1 == "Cached:" { print $2 * 1024 }' /proc/meminfo; }
 

@@ -29,11 +29,12 @@ disk_read_bytes() {
 	echo $(($3 * 512))
 }
 
-# Read requests and the milliseconds they took on the test disk since boot
-# (/sys/block/X/stat): their quotient is the mean latency a read saw.
+# Read requests, the milliseconds they took and the bytes they read on the
+# test disk since boot, from one reading of /sys/block/X/stat: requests
+# over milliseconds is the mean latency a read saw.
 disk_reads() {
 	set -- $(cat "/sys/block/${TEST_DISK##*/}/stat")
-	echo "$1 $4"
+	echo "$1 $4 $(($3 * 512))"
 }
 
 # Page-cache bytes (Cached in /proc/meminfo).

@@ -11,6 +11,7 @@
 # from the folios its writes created at >= 98% as well (on the v2 series
 # its order stayed that of the small file: 0.0% measured).
 . /tests/vmlib.sh
+khugepaged_asleep
 echo "1..13"
 
 check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt

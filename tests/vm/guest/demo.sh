@@ -8,6 +8,7 @@
 # run's execfolio stat table and counters are printed between
 # "=== NAME" lines for the host to put side by side; TAP around them.
 . /tests/vmlib.sh
+khugepaged_asleep
 echo "1..6"
 
 # NAME: print the table and "counters READ CACHED" of a run.

@@ -118,12 +118,7 @@ check_cold_bigprog_folios() { # WHEN
 ra_file=/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb
 ra_default=$(cat $ra_file)
 echo 128 >$ra_file
-# khugepaged may collapse the running stepper's text into a PMD folio
-# between two measurements, retracting its page tables until the next
-# fault: the text the process has mapped then shrinks (once by 1.3 MiB
-# while the host was busy).  Keep it asleep through the test.
-khugepaged_sleep=/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs
-[ ! -w $khugepaged_sleep ] || echo 86400000 >$khugepaged_sleep
+khugepaged_asleep
 echo "1..39"
 for k in $knobs; do
 	check "fail_page_alloc/$k exists (CONFIG_FAIL_PAGE_ALLOC, debugfs)" test -w $fail_page_alloc/$k

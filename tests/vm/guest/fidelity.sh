@@ -24,6 +24,7 @@
 # (tests/vm/fidelity-compare.sh), which runs the report on the trace and
 # compares it with the real tables row by row.
 . /tests/vmlib.sh
+khugepaged_asleep
 
 # The workload in ROOT, chrooted; stdin is a FIFO kept open, so sqlite3
 # waits after the script's last line ("fidelity-done") with its text still

@@ -9,6 +9,7 @@
 # tagged 64k and 2m: the kernel reports those orders, and the program's
 # text is in folios of those sizes, none of them PMD-mapped.
 . /tests/vmlib.sh
+khugepaged_asleep
 echo "1..11"
 
 page=$(awk '$1 == "KernelPageSize:" { print $2 * 1024; exit }' /proc/self/smaps)

@@ -8,6 +8,7 @@
 # mount option; under exec_folio_size=64k the untagged program's text is
 # in aligned 64K folios.
 . /tests/vmlib.sh
+khugepaged_asleep
 echo "1..11"
 
 # FilePmdMapped of the last run_bigprog, in kB.

@@ -26,6 +26,7 @@
 #     with no OOM kill, and the preferred folios that could not be charged
 #     are counted as fallbacks.
 . /tests/vmlib.sh
+khugepaged_asleep
 echo "1..31"
 ra=/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb
 ra_default=$(cat $ra)

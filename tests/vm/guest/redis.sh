@@ -18,6 +18,7 @@
 # mapping that brings it under the default; before XFS aligned such
 # reservations these two measured 97.3% and 87.5%): at least 98% each.
 . /tests/vmlib.sh
+khugepaged_awake
 # 2,000 requests a command (the benchmarks make 1,000): the server's text
 # is mapped, and what it runs is faulted in, within the first hundreds;
 # 10,000 took most of vm-suite's time, and a guest beside a kernel build

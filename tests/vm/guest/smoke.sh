@@ -9,6 +9,7 @@
 # (mode 0644, 256K of data, no xattr), and bigtext.fi (a copy left uncached
 # for the fault injection test).
 . /tests/vmlib.sh
+khugepaged_asleep
 
 state() { vmhelper state "$1"; }
 

@@ -43,6 +43,11 @@
  *                                KIB blocks still free as KIB folios,
  *                                print "fragment ready ...", wait for a
  *                                signal
+ *   vmhelper collapse PATH       MADV_COLLAPSE of the PMD-sized block of
+ *                                PATH that holds its end (past EOF), mapped
+ *                                read-only at an aligned address with none
+ *                                of its pages touched; prints "ok" or the
+ *                                errno name
  *   vmhelper hwpoison PATH POISON TOUCH
  *                                poison page POISON of PATH while its
  *                                folio is pinned, map PATH again, read page
@@ -64,6 +69,11 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+
+/* Linux 6.1; glibc's headers have it from 2.37 on. */
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
 
 #include <execfolio/policy.h>
 #include <execfolio/xfs_exec_folio.h>
@@ -427,6 +437,54 @@ static int cmd_acl(const char *path, const char *which, const char *mode)
 	return report(setxattr(path, name, value, sizeof(value), 0));
 }
 
+/* The PMD size of THP (2M with 4K pages), or 0 without THP. */
+static size_t pmd_size(void)
+{
+	unsigned long long size = 0;
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
+			"r");
+
+	if (f) {
+		if (fscanf(f, "%llu", &size) != 1)
+			size = 0;
+		fclose(f);
+	}
+	return size;
+}
+
+/*
+ * A collapse of a file range that ends past EOF, as khugepaged tries
+ * through the loader's reservation of a library: the block that holds
+ * PATH's end, mapped at a PMD-aligned address (the file's block over the
+ * aligned half of a reservation twice its size).  Nothing of the block is
+ * touched, so whatever the collapse reads shows in "vmhelper cached".
+ */
+static int cmd_collapse(const char *path)
+{
+	size_t pmd = pmd_size();
+	struct stat st;
+	char *area, *block;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		return report(-1);
+	if (!pmd || st.st_size % pmd == 0) {
+		fprintf(stderr,
+			"vmhelper: %s: no PMD size, or the file ends on a PMD boundary\n",
+			path);
+		return 1;
+	}
+	area = mmap(NULL, 2 * pmd, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		    0);
+	if (area == MAP_FAILED)
+		return report(-1);
+	block = (char *)(((uintptr_t)area + pmd - 1) & ~(uintptr_t)(pmd - 1));
+	if (mmap(block, pmd, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd,
+		 st.st_size / pmd * pmd) == MAP_FAILED)
+		return report(-1);
+	return report(madvise(block, pmd, MADV_COLLAPSE));
+}
+
 int main(int argc, char **argv)
 {
 	char value[1024];
@@ -470,6 +528,8 @@ int main(int argc, char **argv)
 		return cmd_hog(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "fragment"))
 		return cmd_fragment(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "collapse"))
+		return cmd_collapse(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "hwpoison"))
 		return cmd_hwpoison(argv[2], argv[3], argv[4]);
 	fprintf(stderr,
@@ -477,6 +537,7 @@ int main(int argc, char **argv)
 		"       setxattr PATH VALUE | willneed PATH | randread PATH N SEED |\n"
 		"       acl PATH access|default OCTAL |\n"
 		"       mount DEV DIR [remount] VALUE | as-user UID GID CMD... |\n"
-		"       hog MIB | fragment KIB | hwpoison PATH POISON TOUCH\n");
+		"       collapse PATH | hog MIB | fragment KIB |\n"
+		"       hwpoison PATH POISON TOUCH\n");
 	return 2;
 }

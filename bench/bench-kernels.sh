@@ -7,11 +7,11 @@
 # from the disk of bench/disks/kernels.sh), BENCH_ROUNDS rounds (default 2),
 # the kernels interleaved within each round (round r boots them in the
 # given order rotated r-1 times).  NAME@CONFIG boots KERNEL for that one
-# configuration of the guest script (mount, tagged): each configuration
-# gets a fresh guest, as a kernel without the mount option does, since
-# whatever runs second in a TCG guest runs up to twice as slow.  Each
-# boot's results go to OUTDIR/rROUND-NAME[@CONFIG]/; bench/bench-report.py
-# turns them into tables and plots.  BENCH_AB_REQUESTS,
+# configuration of the guest script (mount, tagged, inplace): each
+# configuration gets a fresh guest, as a kernel without the mount option
+# does, since whatever runs second in a TCG guest runs up to twice as
+# slow.  Each boot's results go to OUTDIR/rROUND-NAME[@CONFIG]/;
+# bench/bench-report.py turns them into tables and plots.  BENCH_AB_REQUESTS,
 # BENCH_REDIS_REQUESTS, BENCH_CC_JOBS, BENCH_WORKLOADS, BENCH_FILES and
 # BENCH_TRACE (tracepoints over the cold starts, see the guest script;
 # the results disk is then 64 MiB) reach the guest on the kernel command

@@ -61,6 +61,7 @@ def label(kernel, cfg, ra="device"):
     else:
         col = {"mount": "%s, mount 64k", "64k": "%s, mount 64k",
                "tagged": "%s, libs tagged",
+               "inplace": "%s, libs tagged in place",
                "2m": "%s, 2m"}.get(cfg, "%s, " + cfg) % kernel
     return col if ra == "device" else "%s, ra %s" % (col, ra)
 
@@ -152,9 +153,10 @@ def load_kernels(d, cold=None):
                             []).append(disk["read_ms"] / disk["read_requests"])
         disk = {}
     rank = {k: i for i, k in enumerate(order)}
-    cfg_rank = {"": 0, "mount 64k": 1, "libs tagged": 2, "2m": 3}
+    cfg_rank = {"": 0, "mount 64k": 1, "libs tagged": 2,
+                "libs tagged in place": 3, "2m": 4}
     columns.sort(key=lambda c: (", ra " in c, rank.get(c.split(",")[0], 99),
-                                cfg_rank.get(c.split(", ra ")[0].partition(", ")[2], 3), c))
+                                cfg_rank.get(c.split(", ra ")[0].partition(", ")[2], 4), c))
     return data, columns, info, failures
 
 

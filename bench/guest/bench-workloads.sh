@@ -9,7 +9,12 @@
 # ("mount") and tagged/ (libraries tagged 64k) with it ("tagged"), in the
 # order of BENCH_CONFIGS (commas; default "mount,tagged"), which
 # bench-kernels.sh sets to one of them per boot: what runs second in a
-# guest runs up to twice as slow under TCG.
+# guest runs up to twice as slow under TCG.  A third, "inplace", is
+# plain/ with its libraries tagged 64k in the guest before the run
+# (execfolio set): the same inodes, directories and places on the disk
+# as "mount", where tagged/ is a copy elsewhere on the disk whose
+# metadata is read in other requests; it tells the policy's effect from
+# the layout's.
 #
 # Workloads (BENCH_WORKLOADS, default all four, in this order):
 #   boot   etc/bench/boot.sh: coreutils, procps and findutils at work, then
@@ -430,6 +435,17 @@ run_config() {
 	check "$cfg: umount" umount /mnt
 }
 
+# Tag plain/'s shared libraries 64k (the files tagged/ has tagged, by the
+# same patterns) and write it all back: the workloads then find only
+# their xattrs changed, in the inodes (shortform), nothing cached.
+tag_in_place() {
+	check "inplace: mount" mount "$TEST_DISK" /mnt
+	find /mnt/plain -type f \( -name '*.so' -o -name '*.so.[0-9]*' \) >/tmp/libs
+	diag "inplace: $(wc -l </tmp/libs) libraries of plain/ to tag 64k"
+	check "inplace: execfolio set 64k on them" sh -c 'xargs execfolio set 64k </tmp/libs'
+	check "inplace: umount" umount /mnt
+}
+
 diag "kernel $(uname -r), page size $(getconf PAGESIZE 2>/dev/null || echo 4096)"
 if [ -n "${BENCH_DELAY_MS:-}" ]; then
 	if dm=$(benchhelper dm-delay bench "$TEST_DISK" "$BENCH_DELAY_MS"); then
@@ -455,6 +471,7 @@ if mount -o exec_folio_size=64k "$TEST_DISK" /mnt 2>/dev/null; then
 		case $c in
 		mount) run_config mount exec_folio_size=64k plain ;;
 		tagged) run_config tagged exec_folio_size=64k tagged ;;
+		inplace) tag_in_place && run_config inplace exec_folio_size=64k plain ;;
 		*) not_ok "BENCH_CONFIGS: unknown configuration '$c'" ;;
 		esac
 	done

@@ -23,18 +23,18 @@ check_eq() { # DESCRIPTION GOT WANT
 	fi
 }
 
-# Bytes read from the test disk since boot (sectors of /sys/block/X/stat).
-disk_read_bytes() {
-	set -- $(cat "/sys/block/${TEST_DISK##*/}/stat")
-	echo $(($3 * 512))
-}
-
 # Read requests, the milliseconds they took and the bytes they read on the
 # test disk since boot, from one reading of /sys/block/X/stat: requests
 # over milliseconds is the mean latency a read saw.
 disk_reads() {
 	set -- $(cat "/sys/block/${TEST_DISK##*/}/stat")
 	echo "$1 $4 $(($3 * 512))"
+}
+
+# Bytes read from the test disk since boot.
+disk_read_bytes() {
+	set -- $(disk_reads)
+	echo "$3"
 }
 
 # Page-cache bytes (Cached in /proc/meminfo).

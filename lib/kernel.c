@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * execfolio_kernel_query(): the library's view of XFS_IOC_GET_EXEC_FOLIO.
+ * What the running kernel says: execfolio_kernel_query(), the library's view
+ * of XFS_IOC_GET_EXEC_FOLIO, and the THP PMD size.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -44,4 +46,18 @@ int execfolio_kernel_query(const char *path,
 	state->pending = ef.ef_flags & XFS_EXEC_FOLIO_PENDING;
 	state->deferred = ef.ef_flags & XFS_EXEC_FOLIO_DEFERRED;
 	return 0;
+}
+
+uint64_t execfolio_kernel_thp_pmd_size(void)
+{
+	unsigned long long size = 0;
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
+			"r");
+
+	if (f) {
+		if (fscanf(f, "%llu", &size) != 1)
+			size = 0;
+		fclose(f);
+	}
+	return size;
 }

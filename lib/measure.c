@@ -14,9 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <execfolio/kernel.h>
+
 #include "measure_internal.h"
 
-#define PMD_SIZE_FILE "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
 /* pagemap entries per pread: 512 KiB, 256 MiB of address space. */
 #define PAGEMAP_BATCH 65536
 
@@ -87,14 +88,8 @@ uint64_t execfolio_stat_sum(const uint64_t *by_order, unsigned int max_order)
 
 static uint64_t running_pmd_size(uint64_t page_size)
 {
-	unsigned long long size = 0;
-	FILE *f = fopen(PMD_SIZE_FILE, "r");
+	uint64_t size = execfolio_kernel_thp_pmd_size();
 
-	if (f) {
-		if (fscanf(f, "%llu", &size) != 1)
-			size = 0;
-		fclose(f);
-	}
 	/* Without THP: a page table page of 8-byte entries maps one PMD. */
 	return size ? size : page_size * (page_size / 8);
 }

@@ -31,4 +31,11 @@ struct execfolio_kernel_state {
 int execfolio_kernel_query(const char *path,
 			   struct execfolio_kernel_state *state);
 
+/*
+ * The PMD size of the running kernel's transparent huge pages (2M with 4K
+ * pages), from /sys/kernel/mm/transparent_hugepage/hpage_pmd_size, or 0
+ * when the kernel has no THP.
+ */
+uint64_t execfolio_kernel_thp_pmd_size(void);
+
 #endif /* EXECFOLIO_KERNEL_H */

@@ -38,9 +38,9 @@ $(VM_DIR)/bigprog.c: tests/vm/gen-bigprog.py
 $(BIN)/vmhelper: tests/vm/guest/vmhelper.c tests/vm/guest/vmhelper-memory.c \
 		tests/vm/guest/vmhelper-hwpoison.c \
 		tests/vm/guest/vmhelper.h include/execfolio/policy.h \
-		include/execfolio/xfs_exec_folio.h
+		include/execfolio/xfs_exec_folio.h $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.h,$^)
 
 $(BIN)/vmvectors: tests/vm/guest/vmvectors.c tests/vm/guest/vectors-offline.h \
 		$(VECTORS_OBJ) $(LIBEXECFOLIO)

@@ -75,6 +75,7 @@
 #define MADV_COLLAPSE 25
 #endif
 
+#include <execfolio/kernel.h>
 #include <execfolio/policy.h>
 #include <execfolio/xfs_exec_folio.h>
 
@@ -437,21 +438,6 @@ static int cmd_acl(const char *path, const char *which, const char *mode)
 	return report(setxattr(path, name, value, sizeof(value), 0));
 }
 
-/* The PMD size of THP (2M with 4K pages), or 0 without THP. */
-static size_t pmd_size(void)
-{
-	unsigned long long size = 0;
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
-			"r");
-
-	if (f) {
-		if (fscanf(f, "%llu", &size) != 1)
-			size = 0;
-		fclose(f);
-	}
-	return size;
-}
-
 /*
  * A collapse of a file range that ends past EOF, as khugepaged tries
  * through the loader's reservation of a library: the block that holds
@@ -461,7 +447,7 @@ static size_t pmd_size(void)
  */
 static int cmd_collapse(const char *path)
 {
-	size_t pmd = pmd_size();
+	size_t pmd = execfolio_kernel_thp_pmd_size();
 	struct stat st;
 	char *area, *block;
 	int fd = open(path, O_RDONLY);

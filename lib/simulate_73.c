@@ -75,7 +75,9 @@ static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
 /*
  * page_cache_sync_ra(): a read(2) or execve(2) missed the cache. Order-0
  * folios on stock 7.3; with a preferred order the window is widened to
- * whole folios of it (patch 2), and a lone small read is left alone.
+ * whole folios of it (patch 2), and a lone small read is left alone.  The
+ * replay reads one page at a time, so patch 2's lone read of a whole
+ * preferred folio or more, read in such folios, does not occur here.
  */
 static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
 			       uint64_t index, uint64_t req_count)

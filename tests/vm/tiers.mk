@@ -39,14 +39,16 @@
 # The policy vectors against the kernel and the smoke test: a program's
 # text in 64K folios under the mount default, opted out by the xattr,
 # changed while cached, the fallback under injected allocation failure,
-# the mount option shown and remounted; a collapse of a file range past EOF
+# the mount option shown and remounted; a lone read of a tagged file of a
+# folio or more is read in its folios, a smaller one stays small, none
+# reads past its range (loneread.sh); a collapse of a file range past EOF
 # reads nothing (collapse.sh); last, a hardware-poisoned page of
 # a pinned large folio left unmapped by a fault on another page of the
 # folio (hwpoison.sh).  Empty disks with 16K and 64K blocks carry the
 # vector lines of those block sizes (large block sizes on 4K pages).
 VM_TIERS += vm-smoke
 vm-smoke.arches := arm64 x86_64
-vm-smoke.tests := smoke.sh vectors.sh collapse.sh hwpoison.sh
+vm-smoke.tests := smoke.sh vectors.sh loneread.sh collapse.sh hwpoison.sh
 vm-smoke.disk := smoke
 vm-smoke.disks := blocks16k blocks64k
 

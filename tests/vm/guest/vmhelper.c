@@ -48,6 +48,12 @@
  *                                read-only at an aligned address with none
  *                                of its pages touched; prints "ok" or the
  *                                errno name
+ *   vmhelper readfolios PATH OFFSET LENGTH
+ *                                one pread() of LENGTH bytes at OFFSET of
+ *                                PATH; prints "cached=B small=S": the
+ *                                range's bytes then cached, and those of
+ *                                them in single-page folios
+ *                                (vmhelper-readfolios.c)
  *   vmhelper hwpoison PATH POISON TOUCH
  *                                poison page POISON of PATH while its
  *                                folio is pinned, map PATH again, read page
@@ -516,6 +522,8 @@ int main(int argc, char **argv)
 		return cmd_fragment(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "collapse"))
 		return cmd_collapse(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "readfolios"))
+		return cmd_readfolios(argv[2], argv[3], argv[4]);
 	if (argc == 5 && !strcmp(argv[1], "hwpoison"))
 		return cmd_hwpoison(argv[2], argv[3], argv[4]);
 	fprintf(stderr,
@@ -523,7 +531,7 @@ int main(int argc, char **argv)
 		"       setxattr PATH VALUE | willneed PATH | randread PATH N SEED |\n"
 		"       acl PATH access|default OCTAL |\n"
 		"       mount DEV DIR [remount] VALUE | as-user UID GID CMD... |\n"
-		"       collapse PATH | hog MIB | fragment KIB |\n"
-		"       hwpoison PATH POISON TOUCH\n");
+		"       collapse PATH | readfolios PATH OFFSET LENGTH |\n"
+		"       hog MIB | fragment KIB | hwpoison PATH POISON TOUCH\n");
 	return 2;
 }

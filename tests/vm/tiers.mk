@@ -41,7 +41,8 @@
 # changed while cached, the fallback under injected allocation failure,
 # the mount option shown and remounted; a lone read of a tagged file of a
 # folio or more is read in its folios, a smaller one stays small, none
-# reads past its range (loneread.sh); a collapse of a file range past EOF
+# reads past its range or marks a folio for async readahead, on 4K and
+# 16K blocks (loneread.sh); a collapse of a file range past EOF
 # reads nothing (collapse.sh); last, a hardware-poisoned page of
 # a pinned large folio left unmapped by a fault on another page of the
 # folio (hwpoison.sh).  Empty disks with 16K and 64K blocks carry the

@@ -37,6 +37,7 @@ $(VM_DIR)/bigprog.c: tests/vm/gen-bigprog.py
 
 $(BIN)/vmhelper: tests/vm/guest/vmhelper.c tests/vm/guest/vmhelper-memory.c \
 		tests/vm/guest/vmhelper-hwpoison.c tests/vm/guest/vmhelper-readfolios.c \
+		tests/vm/guest/vmhelper-pagemap.c \
 		tests/vm/guest/vmhelper.h include/execfolio/policy.h \
 		include/execfolio/xfs_exec_folio.h $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)

@@ -43,57 +43,11 @@
 #define MADV_HWPOISON 100
 #endif
 
-/* /proc/PID/pagemap bits (Documentation/admin-guide/mm/pagemap.rst). */
-#define PAGEMAP_PRESENT (1ULL << 63)
-#define PAGEMAP_PFN_MASK ((1ULL << 55) - 1)
-
 /* The test file is tagged 64k: 16 pages of 4K, physically aligned. */
 #define HWPOISON_PAGE_SIZE 4096
 #define FOLIO_PAGES 16
 
 static sigjmp_buf sigbus_jump;
-
-/* The pagemap entry of the page at @addr of this process, or 0. */
-static uint64_t pagemap_entry(const volatile char *addr)
-{
-	uint64_t entry = 0;
-	off_t off = (uintptr_t)addr / HWPOISON_PAGE_SIZE * sizeof(entry);
-	int fd = open("/proc/self/pagemap", O_RDONLY);
-
-	if (fd < 0 || pread(fd, &entry, sizeof(entry), off) != sizeof(entry))
-		entry = 0;
-	if (fd >= 0)
-		close(fd);
-	return entry;
-}
-
-/* The PFN of the page mapped at @addr, or 0 when none is. */
-static uint64_t mapped_pfn(const volatile char *addr)
-{
-	uint64_t entry = pagemap_entry(addr);
-
-	return entry & PAGEMAP_PRESENT ? entry & PAGEMAP_PFN_MASK : 0;
-}
-
-/* The /proc/kpageflags entry of @pfn, or 0. */
-static uint64_t pfn_flags(uint64_t pfn)
-{
-	uint64_t flags = 0;
-	int fd = open("/proc/kpageflags", O_RDONLY);
-
-	if (fd < 0 || pread(fd, &flags, sizeof(flags), pfn * sizeof(flags)) !=
-			      sizeof(flags))
-		flags = 0;
-	if (fd >= 0)
-		close(fd);
-	return flags;
-}
-
-static bool in_large_folio(uint64_t pfn)
-{
-	return pfn_flags(pfn) &
-	       ((1ULL << KPF_COMPOUND_HEAD) | (1ULL << KPF_COMPOUND_TAIL));
-}
 
 /*
  * Poison the page at @page from a child process, which memory failure
@@ -153,8 +107,9 @@ static const char *read_outcome(volatile char *page, uint64_t poisoned_pfn)
 		outcome = "sigbus";
 	} else {
 		(void)*page;
-		outcome = mapped_pfn(page) == poisoned_pfn ? "poisoned" :
-							     "fresh";
+		outcome = vmhelper_mapped_pfn(page) == poisoned_pfn ?
+				  "poisoned" :
+				  "fresh";
 	}
 	sigaction(SIGBUS, &old, NULL);
 	return outcome;
@@ -166,7 +121,7 @@ static int mapped_pages(const volatile char *block)
 	int i, n = 0;
 
 	for (i = 0; i < FOLIO_PAGES; i++)
-		n += !!mapped_pfn(block + i * HWPOISON_PAGE_SIZE);
+		n += !!vmhelper_mapped_pfn(block + i * HWPOISON_PAGE_SIZE);
 	return n;
 }
 
@@ -249,8 +204,8 @@ int cmd_hwpoison(const char *path, const char *poison_arg,
 	touch_page = map + touch * HWPOISON_PAGE_SIZE;
 	(void)*poison_page;
 	(void)*touch_page;
-	poison_pfn = mapped_pfn(poison_page);
-	touch_pfn = mapped_pfn(touch_page);
+	poison_pfn = vmhelper_mapped_pfn(poison_page);
+	touch_pfn = vmhelper_mapped_pfn(touch_page);
 	/* The pipe holds a reference to the folio: memory failure cannot split it. */
 	iov.iov_base = (void *)poison_page;
 	iov.iov_len = HWPOISON_PAGE_SIZE;
@@ -265,11 +220,12 @@ int cmd_hwpoison(const char *path, const char *poison_arg,
 	if (inject_poison(poison_page))
 		goto out;
 	printf("large=%d samefolio=%d poisoned=%d",
-	       in_large_folio(poison_pfn) && in_large_folio(touch_pfn),
+	       vmhelper_pfn_in_large_folio(poison_pfn) &&
+		       vmhelper_pfn_in_large_folio(touch_pfn),
 	       poison_pfn &&
 		       poison_pfn / FOLIO_PAGES == touch_pfn / FOLIO_PAGES &&
 		       poison_pfn - touch_pfn == poison - touch,
-	       !!(pfn_flags(poison_pfn) & (1ULL << KPF_HWPOISON)));
+	       !!(vmhelper_pfn_flags(poison_pfn) & (1ULL << KPF_HWPOISON)));
 	close(pipefd[0]);
 	close(pipefd[1]);
 	pipefd[0] = pipefd[1] = -1;
@@ -280,7 +236,8 @@ int cmd_hwpoison(const char *path, const char *poison_arg,
 	poison_page = map + poison * HWPOISON_PAGE_SIZE;
 	touch_page = map + touch * HWPOISON_PAGE_SIZE;
 	(void)*touch_page;
-	printf(" kept=%d mapped=%d", mapped_pfn(touch_page) == touch_pfn,
+	printf(" kept=%d mapped=%d",
+	       vmhelper_mapped_pfn(touch_page) == touch_pfn,
 	       mapped_pages(map + touch / FOLIO_PAGES * FOLIO_PAGES *
 					  HWPOISON_PAGE_SIZE));
 	printf(" access=%s\n", read_outcome(poison_page, poison_pfn));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * vmhelper readfolios: the folios one read(2) of a file range leaves in
- * the page cache.
+ * the page cache; vmhelper seqtouch: the faults of a sequential mapping.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,77 +10,72 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
-
-#include <linux/kernel-page-flags.h>
 
 #include "vmhelper.h"
 
-#define PAGEMAP_PRESENT (1ULL << 63)
-#define PAGEMAP_PFN_MASK ((1ULL << 55) - 1)
-
-static uint64_t read_u64(int fd, uint64_t index)
-{
-	uint64_t v = 0;
-
-	if (pread(fd, &v, sizeof(v), index * sizeof(v)) != sizeof(v))
-		v = 0;
-	return v;
-}
+/* What a range of a file holds in the page cache, in pages. */
+struct range_folios {
+	size_t cached; /* pages cached */
+	size_t small; /* of those, pages in folios of a single page */
+	size_t smallest; /* pages of the smallest folio, 0 if none cached */
+};
 
 /*
- * Of the @len bytes mapped at @map: how many pages are cached
- * (@cached, by mincore(), before anything is touched), and, touching
- * those, how many are in folios of a single page (@small).
+ * The folios of the @len bytes mapped at @map: which pages are cached is
+ * asked of mincore() before anything is touched; touching those maps
+ * them, and their page frames tell the folios.
  */
 static int count_folios(volatile char *map, size_t len, size_t page,
-			size_t *cached, size_t *small)
+			struct range_folios *rf)
 {
-	const uint64_t compound = (1ULL << KPF_COMPOUND_HEAD) |
-				  (1ULL << KPF_COMPOUND_TAIL);
 	unsigned char *vec = malloc(len / page);
-	int pagemap = open("/proc/self/pagemap", O_RDONLY);
-	int kpageflags = open("/proc/kpageflags", O_RDONLY);
 	int ret = -1;
 
-	if (!vec || pagemap < 0 || kpageflags < 0 ||
-	    mincore((void *)map, len, vec)) {
-		perror("vmhelper: mincore, pagemap or kpageflags");
+	if (!vec || mincore((void *)map, len, vec)) {
+		perror("vmhelper: mincore");
 		goto out;
 	}
-	*cached = *small = 0;
+	*rf = (struct range_folios){ 0 };
 	for (size_t i = 0; i < len / page; i++) {
-		uint64_t entry;
+		uint64_t pfn, pages;
 
 		if (!(vec[i] & 1))
 			continue;
-		(*cached)++;
+		rf->cached++;
 		(void)map[i * page];
-		entry = read_u64(pagemap, (uintptr_t)(map + i * page) / page);
-		if ((entry & PAGEMAP_PRESENT) &&
-		    !(read_u64(kpageflags, entry & PAGEMAP_PFN_MASK) &
-		      compound))
-			(*small)++;
+		pfn = vmhelper_mapped_pfn(map + i * page);
+		if (!pfn) {
+			fprintf(stderr,
+				"vmhelper: no page frame for page %zu of the range: is /proc/self/pagemap readable (root)?\n",
+				i);
+			goto out;
+		}
+		pages = vmhelper_pfn_folio_pages(pfn);
+		if (pages == 1)
+			rf->small++;
+		if (!rf->smallest || pages < rf->smallest)
+			rf->smallest = pages;
 	}
 	ret = 0;
 out:
 	free(vec);
-	if (pagemap >= 0)
-		close(pagemap);
-	if (kpageflags >= 0)
-		close(kpageflags);
 	return ret;
 }
 
 /*
- * One pread() of LEN bytes at OFFSET of PATH, then "cached=N small=M":
- * the bytes of that range in the page cache, and how many of them are in
- * single-page folios.  OFFSET and LEN must be page aligned.
+ * One pread() of LEN bytes at OFFSET of PATH, then "cached=N small=M
+ * smallest=S": the bytes of that range in the page cache, how many of
+ * them are in single-page folios, and the size of the smallest folio
+ * that holds any of them (0 when none is cached).  OFFSET and LEN must
+ * be page aligned.
  */
 int cmd_readfolios(const char *path, const char *offset_arg,
 		   const char *len_arg)
 {
-	size_t page = sysconf(_SC_PAGESIZE), cached, small;
+	size_t page = sysconf(_SC_PAGESIZE);
+	struct range_folios rf;
 	char *end1, *end2, *buf;
 	unsigned long long offset = strtoull(offset_arg, &end1, 0);
 	unsigned long long len = strtoull(len_arg, &end2, 0);
@@ -109,8 +104,48 @@ int cmd_readfolios(const char *path, const char *offset_arg,
 		perror("vmhelper: mmap");
 		return 1;
 	}
-	if (count_folios(map, len, page, &cached, &small))
+	if (count_folios(map, len, page, &rf))
 		return 1;
-	printf("cached=%zu small=%zu\n", cached * page, small * page);
+	printf("cached=%zu small=%zu smallest=%zu\n", rf.cached * page,
+	       rf.small * page, rf.smallest * page);
+	return 0;
+}
+
+/*
+ * Map PATH shared, with MADV_SEQUENTIAL, and read a byte of each page in
+ * @pages (page numbers in the file), in turn: the faults of a sequential
+ * mapping, whose first one reads a readahead window from the faulting
+ * page, wherever that is.  Prints "ok".
+ */
+int cmd_seqtouch(const char *path, char **pages)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	volatile char *map;
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "vmhelper: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED ||
+	    madvise((void *)map, st.st_size, MADV_SEQUENTIAL)) {
+		perror("vmhelper: mmap or madvise(MADV_SEQUENTIAL)");
+		return 1;
+	}
+	for (; *pages; pages++) {
+		char *end;
+		unsigned long long nr = strtoull(*pages, &end, 0);
+
+		if (*end || end == *pages || nr >= st.st_size / page) {
+			fprintf(stderr,
+				"vmhelper: seqtouch: '%s' is not a page of %s\n",
+				*pages, path);
+			return 2;
+		}
+		(void)map[nr * page];
+	}
+	puts("ok");
 	return 0;
 }

@@ -50,10 +50,15 @@
  *                                errno name
  *   vmhelper readfolios PATH OFFSET LENGTH
  *                                one pread() of LENGTH bytes at OFFSET of
- *                                PATH; prints "cached=B small=S": the
- *                                range's bytes then cached, and those of
- *                                them in single-page folios
+ *                                PATH; prints "cached=B small=S
+ *                                smallest=F": the range's bytes then
+ *                                cached, those of them in single-page
+ *                                folios and the smallest folio's size
  *                                (vmhelper-readfolios.c)
+ *   vmhelper seqtouch PATH PAGE...
+ *                                read a byte of each page PAGE of PATH, in
+ *                                turn, through a shared mapping with
+ *                                MADV_SEQUENTIAL; prints "ok"
  *   vmhelper hwpoison PATH POISON TOUCH
  *                                poison page POISON of PATH while its
  *                                folio is pinned, map PATH again, read page
@@ -524,6 +529,8 @@ int main(int argc, char **argv)
 		return cmd_collapse(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "readfolios"))
 		return cmd_readfolios(argv[2], argv[3], argv[4]);
+	if (argc >= 4 && !strcmp(argv[1], "seqtouch"))
+		return cmd_seqtouch(argv[2], argv + 3);
 	if (argc == 5 && !strcmp(argv[1], "hwpoison"))
 		return cmd_hwpoison(argv[2], argv[3], argv[4]);
 	fprintf(stderr,
@@ -532,6 +539,7 @@ int main(int argc, char **argv)
 		"       acl PATH access|default OCTAL |\n"
 		"       mount DEV DIR [remount] VALUE | as-user UID GID CMD... |\n"
 		"       collapse PATH | readfolios PATH OFFSET LENGTH |\n"
+		"       seqtouch PATH PAGE... |\n"
 		"       hog MIB | fragment KIB | hwpoison PATH POISON TOUCH\n");
 	return 2;
 }

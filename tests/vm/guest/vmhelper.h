@@ -3,16 +3,30 @@
  * vmhelper's commands in files of their own: those that take memory, a
  * hog and a fragmenter (vmhelper-memory.c), the folios a read leaves
  * (vmhelper-readfolios.c) and the hardware poison test
- * (vmhelper-hwpoison.c).
+ * (vmhelper-hwpoison.c); the page frames they look at
+ * (vmhelper-pagemap.c).
  */
 #ifndef VMHELPER_H
 #define VMHELPER_H
+
+#include <stdbool.h>
+#include <stdint.h>
 
 int cmd_hog(const char *mib);
 int cmd_fragment(const char *kib);
 int cmd_readfolios(const char *path, const char *offset_arg,
 		   const char *len_arg);
+int cmd_seqtouch(const char *path, char **pages);
 int cmd_hwpoison(const char *path, const char *poison_arg,
 		 const char *touch_arg);
+
+/* The page frame mapped at @addr of this process, or 0 when none is. */
+uint64_t vmhelper_mapped_pfn(const volatile void *addr);
+/* The /proc/kpageflags entry of page frame @pfn, or 0. */
+uint64_t vmhelper_pfn_flags(uint64_t pfn);
+/* Whether page frame @pfn is a page of a folio larger than one page. */
+bool vmhelper_pfn_in_large_folio(uint64_t pfn);
+/* How many pages the folio of page frame @pfn has. */
+uint64_t vmhelper_pfn_folio_pages(uint64_t pfn);
 
 #endif /* VMHELPER_H */

@@ -20,18 +20,30 @@
 . /tests/vmlib.sh
 echo "1..32"
 
-# lone_read FILE OFFSET LENGTH WANT FILE_CACHED: after dropping the
-# cache, one read of LENGTH bytes at OFFSET of FILE leaves WANT (vmhelper
-# readfolios) and FILE_CACHED bytes of the file cached.
-lone_read() {
+# cold_read FILE FILE_CACHED DESCRIPTION WANT COMMAND...: after dropping
+# the cache, COMMAND prints WANT and leaves FILE_CACHED bytes of FILE
+# cached, nothing more.
+cold_read() {
+	f=$1
+	f_cached=$2
+	desc=$3
+	want=$4
+	shift 4
 	drop_caches
 	# Pages still in a CPU's LRU batch after the writes escape the drop.
-	before=$(vmhelper cached $1)
-	[ "$before" = 0 ] || diag "$before bytes of $1 cached before"
-	check_eq "read_ahead_kb $ra: a read of $3 bytes at $2 of $1 leaves $4" \
-		"$(vmhelper readfolios $1 $2 $3)" "$4"
-	check_eq "read_ahead_kb $ra: nothing else of $1 read" \
-		"$(vmhelper cached $1)" "$((before + $5))"
+	before=$(vmhelper cached $f)
+	[ "$before" = 0 ] || diag "$before bytes of $f cached before"
+	check_eq "read_ahead_kb $ra: $desc" "$("$@")" "$want"
+	check_eq "read_ahead_kb $ra: nothing else of $f read" \
+		"$(vmhelper cached $f)" "$((before + f_cached))"
+}
+
+# lone_read FILE OFFSET LENGTH WANT FILE_CACHED: one read of LENGTH bytes
+# at OFFSET of FILE leaves WANT (vmhelper readfolios) and FILE_CACHED
+# bytes of the file cached.
+lone_read() {
+	cold_read $1 $5 "a read of $3 bytes at $2 of $1 leaves $4" "$4" \
+		vmhelper readfolios $1 $2 $3
 }
 
 check "mount" mount "$TEST_DISK" /mnt
@@ -82,14 +94,12 @@ for ra in 8192 128; do
 done
 # A fault of a sequential mapping at page 513 reads the window from there
 # (ra_pages, 32 pages at 128 KB) as a lone read: to the 16K block that
-# holds its last page, the blocks 512-547.  A fault on page 544, in that
-# last block, maps it and reads nothing more.
-drop_caches
-before=$(vmhelper cached $file)
-check_eq "read_ahead_kb 128: faults at pages 513 and 544 of a sequential mapping" \
-	"$(vmhelper seqtouch $file 513 544)" ok
-check_eq "read_ahead_kb 128: they read pages 512-547 and nothing more" \
-	"$(vmhelper cached $file)" "$((before + 147456))"
+# holds its last page, the blocks 512-547 (147456 bytes).  A fault on
+# page 544, in that last block, maps it and reads nothing more.
+ra=128
+echo $ra >$ra_file
+cold_read $file 147456 "faults at pages 513 and 544 of a sequential mapping" \
+	ok vmhelper seqtouch $file 513 544
 echo $ra_before >$ra_file
 rm -f $file
 check "umount the disk with 16K blocks" umount /mnt

@@ -99,7 +99,7 @@ int cmd_readfolios(const char *path, const char *offset_arg,
 			offset);
 		return 1;
 	}
-	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, offset);
+	map = vmhelper_map_uncollapsed(fd, len, offset);
 	if (map == MAP_FAILED) {
 		perror("vmhelper: mmap");
 		return 1;
@@ -112,10 +112,10 @@ int cmd_readfolios(const char *path, const char *offset_arg,
 }
 
 /*
- * Map PATH shared, with MADV_SEQUENTIAL, and read a byte of each page in
- * @pages (page numbers in the file), in turn: the faults of a sequential
- * mapping, whose first one reads a readahead window from the faulting
- * page, wherever that is.  Prints "ok".
+ * Map PATH shared, with MADV_SEQUENTIAL (and kept from khugepaged), and
+ * read a byte of each page in @pages (page numbers in the file), in turn:
+ * the faults of a sequential mapping, whose first one reads a readahead
+ * window from the faulting page, wherever that is.  Prints "ok".
  */
 int cmd_seqtouch(const char *path, char **pages)
 {
@@ -128,7 +128,7 @@ int cmd_seqtouch(const char *path, char **pages)
 		fprintf(stderr, "vmhelper: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	map = vmhelper_map_uncollapsed(fd, st.st_size, 0);
 	if (map == MAP_FAILED ||
 	    madvise((void *)map, st.st_size, MADV_SEQUENTIAL)) {
 		perror("vmhelper: mmap or madvise(MADV_SEQUENTIAL)");

@@ -323,11 +323,23 @@ static int cmd_loadsum(const char *path)
 }
 
 /*
- * Bytes of PATH in the page cache: mincore(2) of a mapping never touched.
- * MADV_NOHUGEPAGE keeps khugepaged off it: with THP "always", 7.3 collapses
- * a regular file's mapping too, and a collapse reads in the pages of the
- * 2M range that are not cached (seen: 2M read after a count).
+ * @len bytes of @fd from @offset mapped shared and read-only, or MAP_FAILED,
+ * kept from khugepaged by MADV_NOHUGEPAGE: with THP "always", 7.3
+ * collapses a regular file's mapping too, and a collapse reads in the
+ * pages of the 2M range that are not cached (seen: 2M read after a
+ * count), which would change what the commands that map a file measure.
  */
+void *vmhelper_map_uncollapsed(int fd, size_t len, off_t offset)
+{
+	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, offset);
+
+	/* Fails with EINVAL without THP: nothing to keep off then. */
+	if (p != MAP_FAILED)
+		madvise(p, len, MADV_NOHUGEPAGE);
+	return p;
+}
+
+/* Bytes of PATH in the page cache: mincore(2) of a mapping never touched. */
 static int cmd_cached(const char *path)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
@@ -342,11 +354,9 @@ static int cmd_cached(const char *path)
 		return report(-1);
 	pages = (st.st_size + page_size - 1) / page_size;
 	if (pages) {
-		p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+		p = vmhelper_map_uncollapsed(fd, st.st_size, 0);
 		if (p == MAP_FAILED)
 			return report(-1);
-		/* Fails with EINVAL without THP: nothing to keep off then. */
-		madvise(p, st.st_size, MADV_NOHUGEPAGE);
 		resident = malloc(pages);
 		if (!resident || mincore(p, st.st_size, resident))
 			return report(-1);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 int cmd_hog(const char *mib);
 int cmd_fragment(const char *kib);
@@ -19,6 +20,8 @@ int cmd_readfolios(const char *path, const char *offset_arg,
 int cmd_seqtouch(const char *path, char **pages);
 int cmd_hwpoison(const char *path, const char *poison_arg,
 		 const char *touch_arg);
+
+void *vmhelper_map_uncollapsed(int fd, size_t len, off_t offset);
 
 /* The page frame mapped at @addr of this process, or 0 when none is. */
 uint64_t vmhelper_mapped_pfn(const volatile void *addr);

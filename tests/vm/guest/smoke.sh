@@ -42,7 +42,7 @@ run_measure() { # PROGRAM [fail] -> "BIG64 CONT TEXT"
 	wait $pid 2>/dev/null
 }
 
-echo "1..45"
+echo "1..46"
 
 # The readahead window decides what a data fault's read-around brings in
 # before the text is executed.  Linux 7.3 gives the guest's virtio disk
@@ -139,11 +139,11 @@ exec 3<&-
 check_eq "once unused its folios stay cached, the change still pending" \
 	"$(state /mnt/plain)" "size=0 source=none order=0 folio=4096 pending=1 deferred=0"
 
-# A library (mode 0644, no xattr) as the dynamic loader uses it: its ELF
-# header read() while nothing else of it is cached, then mapped executable.
-# The header read reads the file's first block as one 64K folio, and the
-# mapping brings the file into the mount default with nothing pending and
-# nothing to read again.
+# The policy is decided by the file (its xattr, its mode, the mount's
+# options), never by who maps it or how.  A library (mode 0644, no xattr)
+# mapped executable by an unprivileged user, after its ELF header was
+# read as the dynamic loader reads it, gets no policy under the default
+# scope, and the header read reads no more than without a mount option.
 cp /mnt/bigtext /mnt/lib.so
 chmod 0644 /mnt/lib.so
 drop_caches
@@ -151,76 +151,48 @@ stat /mnt/lib.so >/dev/null
 read0=$(disk_read_bytes)
 dd if=/mnt/lib.so of=/dev/null bs=832 count=1 2>/dev/null
 read1=$(disk_read_bytes)
-check_eq "a header read of an undecided file on the mount reads its first 64K block" \
-	"$((read1 - read0))" 65536
-check_eq "library mapped executable after its header read: mount default, nothing pending" \
-	"$(vmhelper execsum /mnt/lib.so >/tmp/execsum.out && state /mnt/lib.so)" \
-	"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
-check_eq "library mapped executable: its bytes as read(2) gives them" \
-	"$(cat /tmp/execsum.out)" "$(vmhelper sum /mnt/lib.so)"
-# The same on a fresh inode, counting what the two steps read together.
-cp /mnt/lib.so /mnt/lib3.so
+check "a header read of a file without a policy reads less than a 64K folio" \
+	test "$((read1 - read0))" -lt 65536
+check_eq "mapped executable by another user: still no policy" \
+	"$(vmhelper as-user 1000 1000 vmhelper execsum /mnt/lib.so >/dev/null; state /mnt/lib.so)" \
+	"size=0 source=none order=0 folio=4096 pending=0 deferred=0"
+check_eq "nor after its inode is read again" \
+	"$(drop_caches; state /mnt/lib.so)" \
+	"size=0 source=none order=0 folio=4096 pending=0 deferred=0"
+
+# exec_folio_scope=all: the mount default covers every regular file, from
+# the moment its inode is instantiated.
+check "remount with exec_folio_scope=all" \
+	mount -o remount,exec_folio_scope=all /mnt
+check "/proc/mounts shows exec_folio_scope=all" \
+	grep -q "/mnt xfs .*exec_folio_scope=all" /proc/mounts
 drop_caches
-stat /mnt/lib3.so >/dev/null
+check_eq "scope all: a library (mode 0644) has the mount default before any use" \
+	"$(state /mnt/lib.so)" \
+	"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
+check_eq "scope all: the xattr none still opts a file out" \
+	"$(state /mnt/bigtext.none)" "size=0 source=xattr order=0 folio=4096 pending=0 deferred=0"
+# As the loader uses it: its header read reads the first 64K folio, and
+# the executable mapping reads every other block once.
+stat /mnt/lib.so >/dev/null
 read0=$(disk_read_bytes)
-dd if=/mnt/lib3.so of=/dev/null bs=832 count=1 2>/dev/null
-vmhelper execsum /mnt/lib3.so >/dev/null
+dd if=/mnt/lib.so of=/dev/null bs=832 count=1 2>/dev/null
 read1=$(disk_read_bytes)
-size=$(stat -c %s /mnt/lib3.so)
-check_eq "header read then executable mapping: every block read once" \
-	"$((read1 - read0))" "$(((size + 4095) / 4096 * 4096))"
-# A library that ends inside its first block (10008 bytes, as liblzf):
-# the header read reads all of it, an 8K folio and a 4K one under one
-# plug, so with one request, and its executable mapping reads nothing.
-head -c 10008 /mnt/lib.so >/mnt/lib6.so
+check_eq "scope all: a header read reads the library's first 64K folio" \
+	"$((read1 - read0))" 65536
+vmhelper execsum /mnt/lib.so >/tmp/execsum.out
+read2=$(disk_read_bytes)
+size=$(stat -c %s /mnt/lib.so)
+check_eq "scope all: header read then executable mapping: every block read once" \
+	"$((read2 - read0))" "$(((size + 4095) / 4096 * 4096))"
+check_eq "scope all: the library mapped executable gives its bytes as read(2) does" \
+	"$(cat /tmp/execsum.out)" "$(vmhelper sum /mnt/lib.so)"
+check "remount with exec_folio_scope=exec" \
+	mount -o remount,exec_folio_scope=exec /mnt
 drop_caches
-stat /mnt/lib6.so >/dev/null
-set -- $(disk_reads)
-reqs0=$1 read0=$3
-dd if=/mnt/lib6.so of=/dev/null bs=832 count=1 2>/dev/null
-set -- $(disk_reads)
-read1=$3
-check_eq "a header read of a library smaller than the block: all of it, with one request" \
-	"$((read1 - read0)) bytes, $(($1 - reqs0)) request(s)" "12288 bytes, 1 request(s)"
-check_eq "that library mapped executable: nothing more read, nothing pending" \
-	"$(vmhelper execsum /mnt/lib6.so >/dev/null && state /mnt/lib6.so) $(($(disk_read_bytes) - read1))" \
-	"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0 0"
-# With readahead off the header read caches one page: the first
-# executable mapping drops it (nothing pending), so that the first
-# block is read as one folio.
-cp /mnt/lib.so /mnt/lib4.so
-drop_caches
-stat /mnt/lib4.so >/dev/null
-echo 0 >$ra
-dd if=/mnt/lib4.so of=/dev/null bs=832 count=1 2>/dev/null
-echo 128 >$ra
-check_eq "readahead off: a header read caches one page" \
-	"$(vmhelper cached /mnt/lib4.so)" 4096
-check_eq "readahead off: the executable mapping drops the header page, nothing pending" \
-	"$(vmhelper execsum /mnt/lib4.so >/dev/null && state /mnt/lib4.so)" \
-	"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
-# The same when the loader reads the header and reserves the library's
-# span with a PROT_READ mapping before the executable one (x86_64), in
-# one process: the file is mapped, the header page is not, and it is
-# dropped all the same.
-cp /mnt/lib.so /mnt/lib5.so
-drop_caches
-stat /mnt/lib5.so >/dev/null
-echo 0 >$ra
-vmhelper loadsum /mnt/lib5.so >/tmp/loadsum.out
-echo 128 >$ra
-check_eq "readahead off, header read and span reserved PROT_READ first: the executable mapping drops the header page, nothing pending" \
-	"$(state /mnt/lib5.so)" \
-	"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
-check_eq "library mapped as the loader maps it: its bytes as read(2) gives them" \
-	"$(cat /tmp/loadsum.out)" "$(vmhelper sum /mnt/lib5.so)"
-cp /mnt/lib.so /mnt/lib2.so
-drop_caches
-vmhelper read /mnt/lib2.so >/dev/null
-check_eq "a library cached whole before its first executable mapping keeps its folios (pending)" \
-	"$(vmhelper execsum /mnt/lib2.so >/dev/null && state /mnt/lib2.so)" \
-	"size=65536 source=mount order=4 folio=65536 pending=1 deferred=0"
-rm -f /mnt/lib.so /mnt/lib2.so /mnt/lib3.so /mnt/lib4.so /mnt/lib5.so /mnt/lib6.so
+check_eq "scope exec again: the library has no policy" \
+	"$(state /mnt/lib.so)" "size=0 source=none order=0 folio=4096 pending=0 deferred=0"
+rm -f /mnt/lib.so
 
 # An execute bit given through a POSIX ACL (setfacl), which changes
 # the mode without a chmod, applies the mount default; taken away,

@@ -172,9 +172,10 @@ uint32_t efs_trace_stream(void);
 void efs_trace_close(void);
 
 /*
- * `execfoliofs --report TRACE [OPTIONS]` is `execfolio report`: its
- * tools/cmd_report.c is linked in (fuse/fuse.mk), argv[0] "--report".
+ * report.c: `execfoliofs --report [OPTIONS] TRACE` runs `execfolio report
+ * [OPTIONS] TRACE`, @argv[0] being "--report". Returns only on failure,
+ * after a message: EXIT_FAILED.
  */
-int cmd_report(int argc, char **argv);
+int efs_run_report(int argc, char **argv);
 
 #endif /* EXECFOLIOFS_H */

@@ -20,9 +20,9 @@ endif
 
 $(FUSE_OBJS): CPPFLAGS += $(FUSE_CFLAGS) $(FRONTEND_CPPFLAGS)
 
-# --report is `execfolio report`: the same objects, linked in.
-$(BIN)/execfoliofs: $(FUSE_OBJS) $(REPORT_TOOL_OBJS) $(LIBFRONTEND) \
-		$(LIBEXECFOLIO)
+# The daemon is the library and the front end; --report runs execfolio
+# (fuse/report.c).
+$(BIN)/execfoliofs: $(FUSE_OBJS) $(LIBFRONTEND) $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(LDLIBS)
 

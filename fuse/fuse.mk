@@ -36,6 +36,15 @@ $(OBJ)/tests/fuse/%: $(OBJ)/tests/fuse/%.o $(LIBEXECFOLIO)
 
 $(OBJ)/tests/fuse/vectors_mount: $(VECTORS_OBJ)
 
+# fsx is the VM tier's (tests/tools/fsx.c, tests/vm/vm.mk), built for the
+# host.
+FUSE_FSX := $(OBJ)/tests/fuse/fsx
+FUSE_HELPERS += $(FUSE_FSX)
+
+$(FUSE_FSX): tests/tools/fsx.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
 ifndef GUEST
 all: $(BIN)/execfoliofs
 tests: $(FUSE_HELPERS)

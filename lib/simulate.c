@@ -150,8 +150,9 @@ static int setup(struct sim *s, const struct execfolio_sim_file *file)
 
 	s->npages = (file->size + ps - 1) / ps;
 	s->max_order = execfolio_max_order(ps);
-	s->pmd_order = ilog2_u64(ps) - 3;
-	s->cont_order = ps < (64u << 10) ? ilog2_u64((64u << 10) / ps) : 0;
+	s->pmd_order = execfolio_ilog2(ps) - 3;
+	s->cont_order = ps < (64u << 10) ? execfolio_ilog2((64u << 10) / ps) :
+					   0;
 	/*
 	 * The policy is a preferred order (patch 2): no minimum, and
 	 * mapping_pref_folio_order() is 0 unless above the minimum. On 7.3
@@ -383,5 +384,5 @@ unsigned int execfolio_sim_arch_exec_order(enum execfolio_sim_arch arch,
 	if (execfolio_sim_arch_resolve(arch) != EXECFOLIO_SIM_ARCH_ARM64 ||
 	    page_size > (64u << 10))
 		return 0;
-	return ilog2_u64((64u << 10) / page_size);
+	return execfolio_ilog2((64u << 10) / page_size);
 }

@@ -28,7 +28,7 @@ static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
 	limit = min_u64(limit, index + ra->size - 1);
 	if (new_order < s->max_order)
 		new_order += 2;
-	new_order = sim_ra_order_clamp(s, new_order, ilog2_u64(ra->size));
+	new_order = sim_ra_order_clamp(s, new_order, execfolio_ilog2(ra->size));
 	if (!sim_ra_alloc_folios(s, ractl, limit, new_order, mark, false))
 		return;
 fallback:

@@ -31,7 +31,7 @@ static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
 	 * end wraps below; stock then stops at the cached folio, the series
 	 * skips it and reads on to EOF.
 	 */
-	size_order = ra->size ? ilog2_u64(ra->size) : UINT_MAX;
+	size_order = ra->size ? execfolio_ilog2(ra->size) : UINT_MAX;
 
 	if (limit > start + ra->size - 1) {
 		limit = start + ra->size - 1;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <execfolio/bitops.h>
 #include <execfolio/simulate.h>
 
 #define NO_FOLIO UINT64_MAX
@@ -67,11 +68,6 @@ struct sim {
 	struct ra_state *streams;
 	size_t nstreams;
 };
-
-static inline unsigned int ilog2_u64(uint64_t x)
-{
-	return 63 - __builtin_clzll(x);
-}
 
 static inline uint64_t round_down_u64(uint64_t x, uint64_t align)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The fault and read paths of stock Linux 6.12 and of the seed's option one
- * on it, as the simulator replays them.  A file with a policy on 6.12 takes
+ * The fault and read paths of stock Linux 6.12 and of option one (one fixed
+ * folio order for every exec fault) on it, as the simulator replays them.  A file with a policy on 6.12 takes
  * the 7.3 paths (simulate_73.c): the 6.12 backport carries the series with
  * the upstream read paths it builds on.
  */
@@ -75,7 +75,7 @@ static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
 	unsigned int ra_pages = s->p->ra_pages;
 
 	if (exec && s->p->mode == EXECFOLIO_SIM_EXEC_ORDER) {
-		/* The seed's hook: a fixed order for every exec fault. */
+		/* Option one's hook: a fixed order for every exec fault. */
 		unsigned int order = s->p->order;
 
 		ra->size = 1ull << order;

@@ -148,9 +148,9 @@ bool sim_sync_ra_window(const struct sim *s, struct ra_state *ra,
 /* The window widened to whole preferred folios, its mark kept inside. */
 void sim_ra_window_pref(const struct sim *s, struct ra_state *ra);
 /*
- * filemap_create_folio(): with a preferred order (patch 2 of
- * the 7.3 series, patch 10 of the 6.12 backport), a folio of it where it lies wholly inside the file and none of
- * it is cached; else a page. 0 or -ENOMEM.
+ * filemap_create_folio(): with a preferred order (the series, on 7.3 and
+ * in the 6.12 backport), a folio of it where it lies wholly inside the
+ * file and none of it is cached; else a page. 0 or -ENOMEM.
  */
 int sim_filemap_create_folio(struct sim *s, uint64_t page);
 /*

@@ -154,13 +154,3 @@ unsigned int execfolio_order(uint32_t size, uint32_t page_size,
 		block_order = execfolio_ilog2(block_size / page_size);
 	return order > block_order ? order : block_order;
 }
-
-unsigned int execfolio_order_lbs(uint32_t size, uint32_t page_size,
-				 uint32_t block_size, uint64_t file_size,
-				 unsigned int max_order)
-{
-	/* No folio larger than the file: the rest would be cached zeroes. */
-	if (file_size && size > file_size)
-		size = 1u << execfolio_ilog2(file_size);
-	return execfolio_order(size, page_size, block_size, max_order);
-}

@@ -148,7 +148,17 @@ void efs_init(void *userdata, struct fuse_conn_info *conn);
 void efs_destroy(void *userdata);
 
 /* ops_entry.c helpers used by other ops */
-int efs_proc_path(int fd, char *buf, size_t len);
+
+/*
+ * "/proc/self/fd/FD", the path of the backing file @fd holds for the calls
+ * that take no descriptor (open, chmod, truncate, utimensat, the xattr
+ * calls). The buffer holds the path of any int, so it is never cut short
+ * and efs_proc_path() cannot fail; it returns @buf->s.
+ */
+struct efs_proc_path {
+	char s[sizeof("/proc/self/fd/") + 3 * sizeof(int)];
+};
+const char *efs_proc_path(int fd, struct efs_proc_path *buf);
 void efs_reply_entry(fuse_req_t req, fuse_ino_t parent, const char *name);
 /* @created: stat of the file this request has just created, or NULL. */
 int efs_do_lookup(fuse_ino_t parent, const char *name,

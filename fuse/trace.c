@@ -74,11 +74,10 @@ uint32_t efs_trace_stream(void)
 static const char *relative_path(struct efs_trace *t, int fd, char *buf,
 				 size_t len)
 {
-	char proc[64];
+	struct efs_proc_path proc;
 	ssize_t n;
 
-	efs_proc_path(fd, proc, sizeof(proc));
-	n = readlink(proc, buf, len - 1);
+	n = readlink(efs_proc_path(fd, &proc), buf, len - 1);
 	if (n < 0)
 		return "?";
 	buf[n] = '\0';
@@ -90,7 +89,8 @@ static const char *relative_path(struct efs_trace *t, int fd, char *buf,
 
 static void describe(struct efs_trace *t, struct efs_inode *inode)
 {
-	char path[PATH_MAX], proc[64];
+	struct efs_proc_path proc;
+	char path[PATH_MAX];
 	struct execfolio_trace_record rec = { .type = EXECFOLIO_TRACE_FILE };
 	struct execfolio_policy policy;
 	struct execfolio_elf elf;
@@ -115,8 +115,8 @@ static void describe(struct efs_trace *t, struct efs_inode *inode)
 	 */
 	execfolio_trace_write(t->out, &rec);
 
-	efs_proc_path(inode->fd, proc, sizeof(proc));
-	if (execfolio_elf_analyse_file(proc, &elf, NULL, 0))
+	if (execfolio_elf_analyse_file(efs_proc_path(inode->fd, &proc), &elf,
+				       NULL, 0))
 		return;
 	rec.type = EXECFOLIO_TRACE_SEG;
 	for (i = 0; i < elf.nsegments; i++) {

@@ -174,13 +174,6 @@ int efs_virtual_xattr(struct efs_inode *inode, const char *name, char *buf,
 		      size_t size);
 bool efs_is_virtual_xattr(const char *name);
 
-/* trace.c */
-int efs_trace_open(const char *path, char *err, size_t err_len);
-void efs_trace_read(struct efs_inode *inode, const struct efs_file *file,
-		    off_t off, size_t len, pid_t tid);
-uint32_t efs_trace_stream(void);
-void efs_trace_close(void);
-
 /*
  * report.c: `execfoliofs --report [OPTIONS] TRACE` runs `execfolio report
  * [OPTIONS] TRACE`, @argv[0] being "--report". Returns only on failure,

@@ -20,6 +20,7 @@
 
 #include "execfoliofs.h"
 #include "frontend.h"
+#include "touch_recorder.h"
 
 const char *progname = "execfoliofs";
 struct efs_fs efs;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "execfoliofs.h"
+#include "touch_recorder.h"
 
 static struct efs_file *file_of(struct fuse_file_info *fi)
 {

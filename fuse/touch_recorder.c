@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The trace file (`-o trace=FILE`): with the kernel's readahead off for
- * the mount, every first touch of a page reaches us as a one-page read, in
- * order. libexecfolio writes the records (include/execfolio/trace.h; the
+ * The recorder of trace mode (`-o trace=FILE`): with the kernel's
+ * readahead off for the mount, every first touch of a page reaches us as a
+ * one-page read, in order, and is recorded in the trace file. libexecfolio writes the records (include/execfolio/trace.h; the
  * format is specified in DESIGN.md section 8.5 and execfoliofs(8)): a file
  * record just before a file's first read, with its executable segments,
  * then a read record per read with its stream (one per open(2)) and its
@@ -21,6 +21,7 @@
 #include <execfolio/trace.h>
 
 #include "execfoliofs.h"
+#include "touch_recorder.h"
 
 struct efs_trace {
 	FILE *out;

@@ -109,10 +109,6 @@ TOOL_OBJS := $(TOOL_SRCS:%.c=$(OBJ)/%.o)
 
 $(TOOL_OBJS): CPPFLAGS += $(FRONTEND_CPPFLAGS)
 
-# `execfolio report`, which `execfoliofs --report` runs too (fuse/fuse.mk).
-REPORT_TOOL_OBJS := $(addprefix $(OBJ)/tools/,cmd_report.o report_table.o \
-	report_json.o)
-
 $(BIN)/execfolio: $(TOOL_OBJS) $(LIBFRONTEND) $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -148,7 +148,17 @@ void efs_init(void *userdata, struct fuse_conn_info *conn);
 void efs_destroy(void *userdata);
 
 /* ops_entry.c helpers used by other ops */
-int efs_proc_path(int fd, char *buf, size_t len);
+
+/*
+ * "/proc/self/fd/FD", the path of the backing file @fd holds for the calls
+ * that take no descriptor (open, chmod, truncate, utimensat, the xattr
+ * calls). The buffer holds the path of any int, so it is never cut short
+ * and efs_proc_path() cannot fail; it returns @buf->s.
+ */
+struct efs_proc_path {
+	char s[sizeof("/proc/self/fd/") + 3 * sizeof(int)];
+};
+const char *efs_proc_path(int fd, struct efs_proc_path *buf);
 void efs_reply_entry(fuse_req_t req, fuse_ino_t parent, const char *name);
 /* @created: stat of the file this request has just created, or NULL. */
 int efs_do_lookup(fuse_ino_t parent, const char *name,
@@ -164,17 +174,11 @@ int efs_virtual_xattr(struct efs_inode *inode, const char *name, char *buf,
 		      size_t size);
 bool efs_is_virtual_xattr(const char *name);
 
-/* trace.c */
-int efs_trace_open(const char *path, char *err, size_t err_len);
-void efs_trace_read(struct efs_inode *inode, const struct efs_file *file,
-		    off_t off, size_t len, pid_t tid);
-uint32_t efs_trace_stream(void);
-void efs_trace_close(void);
-
 /*
- * `execfoliofs --report TRACE [OPTIONS]` is `execfolio report`: its
- * tools/cmd_report.c is linked in (fuse/fuse.mk), argv[0] "--report".
+ * report.c: `execfoliofs --report [OPTIONS] TRACE` runs `execfolio report
+ * [OPTIONS] TRACE`, @argv[0] being "--report". Returns only on failure,
+ * after a message: EXIT_FAILED.
  */
-int cmd_report(int argc, char **argv);
+int efs_run_report(int argc, char **argv);
 
 #endif /* EXECFOLIOFS_H */

@@ -20,9 +20,9 @@ endif
 
 $(FUSE_OBJS): CPPFLAGS += $(FUSE_CFLAGS) $(FRONTEND_CPPFLAGS)
 
-# --report is `execfolio report`: the same objects, linked in.
-$(BIN)/execfoliofs: $(FUSE_OBJS) $(REPORT_TOOL_OBJS) $(LIBFRONTEND) \
-		$(LIBEXECFOLIO)
+# The daemon is the library and the front end; --report runs execfolio
+# (fuse/report.c).
+$(BIN)/execfoliofs: $(FUSE_OBJS) $(LIBFRONTEND) $(LIBEXECFOLIO)
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(LDLIBS)
 
@@ -35,6 +35,15 @@ $(OBJ)/tests/fuse/%: $(OBJ)/tests/fuse/%.o $(LIBEXECFOLIO)
 		$(filter %.a,$^) -lpthread $(LDLIBS)
 
 $(OBJ)/tests/fuse/vectors_mount: $(VECTORS_OBJ)
+
+# fsx is the VM tier's (tests/tools/fsx.c, tests/vm/vm.mk), built for the
+# host.
+FUSE_FSX := $(OBJ)/tests/fuse/fsx
+FUSE_HELPERS += $(FUSE_FSX)
+
+$(FUSE_FSX): tests/tools/fsx.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 ifndef GUEST
 all: $(BIN)/execfoliofs

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * execfoliofs [-f] [-o OPTIONS] BACKING_DIR MOUNTPOINT
- * execfoliofs --report TRACE [REPORT OPTIONS]   (execfolio report, linked in)
+ * execfoliofs --report [REPORT OPTIONS] TRACE   (runs execfolio report)
  *
  * Option parsing, checks that fail before anything is mounted, session
  * setup, and the multi-threaded loop. Exit status: 0 after fusermount3 -u
@@ -20,6 +20,7 @@
 
 #include "execfoliofs.h"
 #include "frontend.h"
+#include "touch_recorder.h"
 
 const char *progname = "execfoliofs";
 struct efs_fs efs;
@@ -294,7 +295,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc > 1 && !strcmp(argv[1], "--report"))
-		return cmd_report(argc - 1, argv + 1);
+		return efs_run_report(argc - 1, argv + 1);
 
 	/*
 	 * libfuse 3.14 complains about its own default when max_threads is

@@ -17,11 +17,10 @@
 
 #include "execfoliofs.h"
 
-int efs_proc_path(int fd, char *buf, size_t len)
+const char *efs_proc_path(int fd, struct efs_proc_path *buf)
 {
-	return snprintf(buf, len, "/proc/self/fd/%d", fd) < (int)len ?
-		       0 :
-		       -ENAMETOOLONG;
+	snprintf(buf->s, sizeof(buf->s), "/proc/self/fd/%d", fd);
+	return buf->s;
 }
 
 static int stat_fd(int fd, struct stat *st)
@@ -118,7 +117,7 @@ static int set_times(int fd, bool by_path, const struct stat *attr, int valid)
 {
 	struct timespec tv[2] = { { .tv_nsec = UTIME_OMIT },
 				  { .tv_nsec = UTIME_OMIT } };
-	char path[64];
+	struct efs_proc_path proc;
 
 	if (valid & FUSE_SET_ATTR_ATIME_NOW)
 		tv[0].tv_nsec = UTIME_NOW;
@@ -130,8 +129,7 @@ static int set_times(int fd, bool by_path, const struct stat *attr, int valid)
 		tv[1] = attr->st_mtim;
 	if (!by_path)
 		return futimens(fd, tv);
-	efs_proc_path(fd, path, sizeof(path));
-	return utimensat(AT_FDCWD, path, tv, 0);
+	return utimensat(AT_FDCWD, efs_proc_path(fd, &proc), tv, 0);
 }
 
 void efs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int valid,
@@ -140,10 +138,10 @@ void efs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int valid,
 	struct efs_inode *inode = efs_inode(ino);
 	struct efs_file *file = fi ? (struct efs_file *)(uintptr_t)fi->fh :
 				     NULL;
-	char path[64];
+	struct efs_proc_path proc;
+	const char *path = efs_proc_path(inode->fd, &proc);
 	int ret = 0;
 
-	efs_proc_path(inode->fd, path, sizeof(path));
 	if (valid & FUSE_SET_ATTR_MODE)
 		ret = file ? fchmod(file->fd, attr->st_mode) :
 			     chmod(path, attr->st_mode);

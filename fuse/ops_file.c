@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "execfoliofs.h"
+#include "touch_recorder.h"
 
 static struct efs_file *file_of(struct fuse_file_info *fi)
 {
@@ -39,11 +40,11 @@ static int attach(struct fuse_file_info *fi, int fd)
 
 void efs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	char path[64];
+	struct efs_proc_path proc;
 	int fd, err;
 
-	efs_proc_path(efs_inode(ino)->fd, path, sizeof(path));
-	fd = open(path, (fi->flags & ~O_NOFOLLOW) | O_CLOEXEC);
+	fd = open(efs_proc_path(efs_inode(ino)->fd, &proc),
+		  (fi->flags & ~O_NOFOLLOW) | O_CLOEXEC);
 	if (fd < 0) {
 		fuse_reply_err(req, errno);
 		return;

@@ -36,8 +36,8 @@ void efs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		  const char *value, size_t size, int flags)
 {
 	struct efs_inode *inode = efs_inode(ino);
+	struct efs_proc_path proc;
 	uint32_t policy;
-	char path[64];
 
 	if (efs_is_virtual_xattr(name)) {
 		fuse_reply_err(req, EPERM);
@@ -48,8 +48,8 @@ void efs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	efs_proc_path(inode->fd, path, sizeof(path));
-	if (setxattr(path, name, value, size, flags)) {
+	if (setxattr(efs_proc_path(inode->fd, &proc), name, value, size,
+		     flags)) {
 		fuse_reply_err(req, errno);
 		return;
 	}
@@ -61,7 +61,8 @@ void efs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 void efs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
 {
 	struct efs_inode *inode = efs_inode(ino);
-	char path[64], *buf = NULL;
+	struct efs_proc_path proc;
+	char *buf = NULL;
 	ssize_t len;
 
 	if (size && !(buf = malloc(size))) {
@@ -75,8 +76,8 @@ void efs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
 			len = -1;
 		}
 	} else {
-		efs_proc_path(inode->fd, path, sizeof(path));
-		len = getxattr(path, name, buf, size);
+		len = getxattr(efs_proc_path(inode->fd, &proc), name, buf,
+			       size);
 	}
 	reply_size_or_data(req, buf, size, len);
 	free(buf);
@@ -84,15 +85,15 @@ void efs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
 
 void efs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
-	char path[64], *buf = NULL;
+	struct efs_proc_path proc;
+	char *buf = NULL;
 	ssize_t len;
 
 	if (size && !(buf = malloc(size))) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	efs_proc_path(efs_inode(ino)->fd, path, sizeof(path));
-	len = listxattr(path, buf, size);
+	len = listxattr(efs_proc_path(efs_inode(ino)->fd, &proc), buf, size);
 	reply_size_or_data(req, buf, size, len);
 	free(buf);
 }
@@ -100,14 +101,13 @@ void efs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 void efs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 {
 	struct efs_inode *inode = efs_inode(ino);
-	char path[64];
+	struct efs_proc_path proc;
 
 	if (efs_is_virtual_xattr(name)) {
 		fuse_reply_err(req, EPERM);
 		return;
 	}
-	efs_proc_path(inode->fd, path, sizeof(path));
-	if (removexattr(path, name)) {
+	if (removexattr(efs_proc_path(inode->fd, &proc), name)) {
 		fuse_reply_err(req, errno);
 		return;
 	}

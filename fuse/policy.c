@@ -27,13 +27,13 @@ void efs_policy_resolve(struct efs_inode *inode, mode_t mode, bool no_xattr)
 		.mount_size = efs.mount_policy,
 	};
 	struct execfolio_stored stored;
-	char path[64];
+	struct efs_proc_path proc;
 	int ret;
 
 	inode->mode = mode;
 	if (S_ISREG(mode) && !no_xattr) {
-		efs_proc_path(inode->fd, path, sizeof(path));
-		ret = execfolio_xattr_get(path, &stored, NULL, 0);
+		ret = execfolio_xattr_get(efs_proc_path(inode->fd, &proc),
+					  &stored, NULL, 0);
 		/* Too long to be valid (-E2BIG) still counts as present. */
 		if ((!ret || ret == -E2BIG) && stored.present) {
 			in.has_xattr = true;

@@ -18,6 +18,8 @@
  */
 #include <errno.h>
 
+#include <execfolio/bitops.h>
+
 #include "measure_internal.h"
 
 static bool present(const struct vma_pages *v, size_t i)
@@ -62,15 +64,6 @@ static uint64_t new_pages(const struct vma_pages *v, size_t owner, size_t first,
 	return n;
 }
 
-static unsigned int floor_log2(uint64_t n)
-{
-	unsigned int order = 0;
-
-	while (n >>= 1)
-		order++;
-	return order;
-}
-
 /* One range [s, e) of pages; adds the new PMD-order aligned pages to @pmd_aligned. */
 static int account_range(const struct vma_pages *v, size_t s, size_t e,
 			 struct execfolio_stat *st, uint64_t *pmd_aligned)
@@ -108,7 +101,7 @@ static int account_range(const struct vma_pages *v, size_t s, size_t e,
 		for (next = h + 1; next < e && !is_head(v, next); next++)
 			;
 		/* thpmaps counts 1 << floor(log2(distance)) pages. */
-		order = floor_log2(next - h);
+		order = execfolio_ilog2(next - h);
 		if (order > EXECFOLIO_MAX_ORDER)
 			continue;
 		nr = 1ULL << order;

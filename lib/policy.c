@@ -8,16 +8,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <execfolio/bitops.h>
 #include <execfolio/policy.h>
 
 static bool is_pow2(uint64_t x)
 {
 	return x && !(x & (x - 1));
-}
-
-static unsigned int ilog2_u64(uint64_t x)
-{
-	return 63 - __builtin_clzll(x);
 }
 
 bool execfolio_size_valid(uint32_t size)
@@ -139,7 +135,7 @@ unsigned int execfolio_max_order(uint32_t page_size)
 	 * MAX_PAGECACHE_ORDER in 6.12: the PMD order, but no more than what
 	 * one xarray node level can describe (MAX_XAS_ORDER, 11).
 	 */
-	unsigned int page_shift = ilog2_u64(page_size);
+	unsigned int page_shift = execfolio_ilog2(page_size);
 	unsigned int pmd_order = page_shift - 3;
 
 	return pmd_order < 11 ? pmd_order : 11;
@@ -151,20 +147,10 @@ unsigned int execfolio_order(uint32_t size, uint32_t page_size,
 	unsigned int order = 0, block_order = 0;
 
 	if (size > page_size)
-		order = ilog2_u64(size / page_size);
+		order = execfolio_ilog2(size / page_size);
 	if (order > max_order)
 		order = max_order;
 	if (block_size > page_size)
-		block_order = ilog2_u64(block_size / page_size);
+		block_order = execfolio_ilog2(block_size / page_size);
 	return order > block_order ? order : block_order;
-}
-
-unsigned int execfolio_order_lbs(uint32_t size, uint32_t page_size,
-				 uint32_t block_size, uint64_t file_size,
-				 unsigned int max_order)
-{
-	/* No folio larger than the file: the rest would be cached zeroes. */
-	if (file_size && size > file_size)
-		size = 1u << ilog2_u64(file_size);
-	return execfolio_order(size, page_size, block_size, max_order);
 }

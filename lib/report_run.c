@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <execfolio/bitops.h>
 #include <execfolio/policy.h>
 #include <execfolio/report.h>
 
@@ -20,11 +21,6 @@ static const char *const column_names[EXECFOLIO_REPORT_COLUMNS] = {
 const char *execfolio_report_column(unsigned int k)
 {
 	return k < EXECFOLIO_REPORT_COLUMNS ? column_names[k] : "?";
-}
-
-static unsigned int ilog2_u32(uint32_t x)
-{
-	return 31 - __builtin_clz(x);
 }
 
 /* The policy size of column @k: 16K << (k - FIRST_SIZE). */
@@ -54,7 +50,7 @@ static void column_params(const struct execfolio_report *r,
 		/* Option one: 64K, whatever the page size. */
 		p->mode = EXECFOLIO_SIM_EXEC_ORDER;
 		p->order = r->page_size < (64u << 10) ?
-				   ilog2_u32((64u << 10) / r->page_size) :
+				   execfolio_ilog2((64u << 10) / r->page_size) :
 				   0;
 		return;
 	}

@@ -38,7 +38,10 @@ static bool text_mapped_via(const struct sim *s, uint64_t page, int vma)
 	return page < s->nslots && s->text_map[page] == vma;
 }
 
-/* The seed's rows, cont-aligned blocks and TLB entries for mapped text. */
+/*
+ * The rows of the option-one table (DESIGN.md section 1), cont-aligned
+ * blocks and TLB entries for mapped text.
+ */
 static void account(struct sim *s)
 {
 	struct execfolio_sim_result *r = s->r;
@@ -150,11 +153,13 @@ static int setup(struct sim *s, const struct execfolio_sim_file *file)
 
 	s->npages = (file->size + ps - 1) / ps;
 	s->max_order = execfolio_max_order(ps);
-	s->pmd_order = ilog2_u64(ps) - 3;
-	s->cont_order = ps < (64u << 10) ? ilog2_u64((64u << 10) / ps) : 0;
+	s->pmd_order = execfolio_ilog2(ps) - 3;
+	s->cont_order = ps < (64u << 10) ? execfolio_ilog2((64u << 10) / ps) :
+					   0;
 	/*
-	 * The policy is a preferred order (patch 2): no minimum, and
-	 * mapping_pref_folio_order() is 0 unless above the minimum. On 7.3
+	 * The policy is a preferred order (the series'
+	 * mapping_set_folio_pref_order(), not a minimum order): no minimum,
+	 * and mapping_pref_folio_order() is 0 unless above the minimum. On 7.3
 	 * an explicit order 0 still replaces exec_folio_order().
 	 */
 	s->min_order = 0;
@@ -383,5 +388,5 @@ unsigned int execfolio_sim_arch_exec_order(enum execfolio_sim_arch arch,
 	if (execfolio_sim_arch_resolve(arch) != EXECFOLIO_SIM_ARCH_ARM64 ||
 	    page_size > (64u << 10))
 		return 0;
-	return ilog2_u64((64u << 10) / page_size);
+	return execfolio_ilog2((64u << 10) / page_size);
 }

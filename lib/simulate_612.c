@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The fault and read paths of stock Linux 6.12 and of the seed's option one
- * on it, as the simulator replays them.  A file with a policy on 6.12 takes
+ * The fault and read paths of stock Linux 6.12 and of option one (one fixed
+ * folio order for every exec fault) on it, as the simulator replays them.  A file with a policy on 6.12 takes
  * the 7.3 paths (simulate_73.c): the 6.12 backport carries the series with
  * the upstream read paths it builds on.
  */
@@ -28,7 +28,7 @@ static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
 	limit = min_u64(limit, index + ra->size - 1);
 	if (new_order < s->max_order)
 		new_order += 2;
-	new_order = sim_ra_order_clamp(s, new_order, ilog2_u64(ra->size));
+	new_order = sim_ra_order_clamp(s, new_order, execfolio_ilog2(ra->size));
 	if (!sim_ra_alloc_folios(s, ractl, limit, new_order, mark, false))
 		return;
 fallback:
@@ -75,7 +75,7 @@ static void do_sync_mmap_readahead(struct sim *s, struct ra_state *ra,
 	unsigned int ra_pages = s->p->ra_pages;
 
 	if (exec && s->p->mode == EXECFOLIO_SIM_EXEC_ORDER) {
-		/* The seed's hook: a fixed order for every exec fault. */
+		/* Option one's hook: a fixed order for every exec fault. */
 		unsigned int order = s->p->order;
 
 		ra->size = 1ull << order;

@@ -2,8 +2,9 @@
 /*
  * The fault and read paths of Linux 7.3 (mm/filemap.c, mm/readahead.c,
  * mm/memory.c of Debian's linux-source-7.3) and of the execfolio series on
- * it (patch 2: the preferred order in readahead and filemap_create_folio();
- * patch 3: the file's order in the VM_EXEC branch, read-around from a
+ * it (the file's preferred order, mapping_pref_folio_order(), in readahead
+ * and filemap_create_folio(); the same order in do_sync_mmap_readahead()'s
+ * VM_EXEC branch instead of exec_folio_order(), and read-around from a
  * folio boundary), as the simulator replays them.
  */
 #include <limits.h>
@@ -13,7 +14,7 @@
 /*
  * page_cache_ra_order(): the order comes from the readahead state, clamped
  * to the window; no readahead mark when the window reaches EOF. With a
- * preferred order (patch 2) that order is a floor where the window can
+ * preferred order that order is a floor where the window can
  * hold it, and a folio that overlaps cached pages is retried smaller, the
  * cached pages skipped, instead of ending the window.
  */
@@ -31,7 +32,7 @@ static void page_cache_ra_order(struct sim *s, struct ractl *ractl,
 	 * end wraps below; stock then stops at the cached folio, the series
 	 * skips it and reads on to EOF.
 	 */
-	size_order = ra->size ? ilog2_u64(ra->size) : UINT_MAX;
+	size_order = ra->size ? execfolio_ilog2(ra->size) : UINT_MAX;
 
 	if (limit > start + ra->size - 1) {
 		limit = start + ra->size - 1;
@@ -75,9 +76,9 @@ static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
 /*
  * page_cache_sync_ra(): a read(2) or execve(2) missed the cache. Order-0
  * folios on stock 7.3; with a preferred order the window is widened to
- * whole folios of it (patch 2), and a lone small read is left alone.  The
- * replay reads one page at a time, so patch 2's lone read of a whole
- * preferred folio or more, read in such folios, does not occur here.
+ * whole folios of it, and a lone small read is left alone.  The replay
+ * reads one page at a time, so the series' lone read of a whole preferred
+ * folio or more, read in such folios, does not occur here.
  */
 static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
 			       uint64_t index, uint64_t req_count)
@@ -108,10 +109,10 @@ static void page_cache_sync_ra(struct sim *s, struct ra_state *ra,
 /*
  * do_sync_mmap_readahead(). Exec faults: upstream's VM_EXEC branch, a
  * window of ra_pages from the folio of exec_folio_order() around the
- * fault (the file's preferred order instead when it has one, patch 3),
+ * fault (the series: the file's preferred order instead when it has one),
  * bounded by the VMA, no async mark, no mmap_miss accounting. Other
  * faults: read-around centred on the fault in order-0 folios; with a
- * preferred order (patch 3), a window of at least one folio grows to the
+ * preferred order (the series), a window of at least one folio grows to the
  * folio boundaries around it, its async mark moved out of the folio of
  * the fault (to the next one, or dropped when none follows); a smaller
  * one starts at the boundary above when the fault stays inside.

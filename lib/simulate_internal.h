@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <execfolio/bitops.h>
 #include <execfolio/simulate.h>
 
 #define NO_FOLIO UINT64_MAX
@@ -67,11 +68,6 @@ struct sim {
 	struct ra_state *streams;
 	size_t nstreams;
 };
-
-static inline unsigned int ilog2_u64(uint64_t x)
-{
-	return 63 - __builtin_clzll(x);
-}
 
 static inline uint64_t round_down_u64(uint64_t x, uint64_t align)
 {
@@ -152,9 +148,9 @@ bool sim_sync_ra_window(const struct sim *s, struct ra_state *ra,
 /* The window widened to whole preferred folios, its mark kept inside. */
 void sim_ra_window_pref(const struct sim *s, struct ra_state *ra);
 /*
- * filemap_create_folio(): with a preferred order (patch 2 of
- * the 7.3 series, patch 10 of the 6.12 backport), a folio of it where it lies wholly inside the file and none of
- * it is cached; else a page. 0 or -ENOMEM.
+ * filemap_create_folio(): with a preferred order (the series, on 7.3 and
+ * in the 6.12 backport), a folio of it where it lies wholly inside the
+ * file and none of it is cached; else a page. 0 or -ENOMEM.
  */
 int sim_filemap_create_folio(struct sim *s, uint64_t page);
 /*

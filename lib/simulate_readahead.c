@@ -137,7 +137,7 @@ unsigned int sim_ra_order_clamp(const struct sim *s, unsigned int order,
 	order = min_u64(order, s->max_order);
 	order = min_u64(order, size_order);
 	order = max_u64(order, s->min_order);
-	/* A window sized for the preferred order gets it (patch 2). */
+	/* A window sized for the preferred order gets it (the series). */
 	return max_u64(order, min_u64(s->pref_order, size_order));
 }
 

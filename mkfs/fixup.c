@@ -23,90 +23,16 @@
  * Every write is read back from xfs_db's answer and compared with the bytes
  * meant; any error line, mismatch or answer cut short fails the build. Batches after the
  * second go by inode number, so renaming entries does not disturb them.
- * This file runs the batches and reads the inode fields all jobs use; the
- * jobs are in fixup_inode.c, fixup_xattr.c and fixup_names.c.
+ * This file runs the batches; fixup_answer.c reads xfs_db's answers and
+ * the inode fields all jobs use, and the jobs are in fixup_inode.c,
+ * fixup_xattr.c and fixup_names.c.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fixup.h"
-
-struct batch {
-	/* Write the batch's commands into f->cmds. */
-	int (*cmds)(struct fixup *f);
-	/* Read the whole answer; if NULL, node by node with what follows. */
-	int (*read)(struct fixup *f, const struct dbout *out);
-	/* Each line after the "@@n INDEX" marker naming its node. */
-	int (*line)(struct fixup *f, struct node *n, const char *line);
-	/* Each node, once its lines are read (may be NULL). */
-	int (*check)(struct fixup *f, struct node *n);
-};
-
-int fixup_bad_line(const struct node *n, const char *line, int err)
-{
-	if (err == -ENOMEM) {
-		err_msg("out of memory");
-		return err;
-	}
-	err_msg("xfs_db on the new image, at %s: %s",
-		n ? (n->rel[0] ? n->rel : ".") : "the start of its answer",
-		line);
-	return -EIO;
-}
-
-bool node_has_renamed_child(const struct tree *t, const struct node *n)
-{
-	size_t i;
-
-	for (i = 0; i < n->nchildren; i++)
-		if (t->nodes[n->children[i]].renamed)
-			return true;
-	return false;
-}
-
-/* "NAME = N" of a fork format, a small number. */
-static int read_format(const char *line, const char *name, int *format)
-{
-	uint64_t v;
-	int ret = db_field_u64(line, name, &v);
-
-	if (ret > 0 && v > INT_MAX)
-		return -EINVAL;
-	if (ret > 0)
-		*format = (int)v;
-	return ret;
-}
-
-/* Lines about the inode itself: its number and what its forks hold. */
-static int inode_fields_line(struct node *n, const char *line)
-{
-	uint64_t v;
-	int ret;
-
-	ret = db_inode_number(line, &v);
-	if (ret > 0) {
-		if (n->ino)
-			return fixup_bad_line(n, line, -EINVAL);
-		n->ino = v;
-	}
-	if (!ret)
-		ret = read_format(line, "core.aformat", &n->aformat);
-	if (!ret)
-		ret = read_format(line, "core.format", &n->dformat);
-	if (!ret)
-		ret = db_field_u64(line, "core.size", &n->dsize);
-	return ret < 0 ? fixup_bad_line(n, line, ret) : ret;
-}
-
-static int attr_listing_line(struct fixup *f, struct node *n, const char *line)
-{
-	int ret = attr_slots_sf_line(&f->slots, line);
-
-	return ret < 0 ? fixup_bad_line(n, line, ret) : ret;
-}
 
 /* ---- batch 1: the superblock ------------------------------------------ */
 
@@ -278,57 +204,6 @@ static int block_line(struct fixup *f, struct node *n, const char *line)
 }
 
 /* ---- running a batch ----------------------------------------------------- */
-
-/* The answer node by node: each "@@n INDEX" ends the lines of the last. */
-static int read_nodes(struct fixup *f, const struct dbout *out,
-		      const struct batch *b)
-{
-	struct node *n = NULL;
-	uint64_t index;
-	size_t k;
-	int ret = 0;
-
-	for (k = 0; k <= out->nlines && !ret; k++) {
-		const char *l = k < out->nlines ? out->lines[k] : NULL;
-
-		ret = l ? db_marker(l, "n", &index, 1) : 1;
-		if (l && ret > 0 && index >= f->t->count)
-			ret = -EINVAL;
-		if (ret < 0)
-			return fixup_bad_line(n, l, ret);
-		if (ret > 0) {
-			ret = n && b->check ? b->check(f, n) : 0;
-			attr_slots_reset(&f->slots);
-			f->write = NULL;
-			n = l ? &f->t->nodes[index] : NULL;
-			continue;
-		}
-		if (!n)
-			return fixup_bad_line(NULL, l, -EINVAL);
-		ret = b->line(f, n, l);
-		if (!ret && !db_line_ok(l))
-			ret = fixup_bad_line(n, l, -EINVAL);
-		if (ret > 0)
-			ret = 0;
-	}
-	return ret;
-}
-
-/*
- * An answer cut short would leave writes unchecked: every batch ends with
- * a marker, which must end the answer. The readers do not see it.
- */
-static int answer_complete(struct dbout *out)
-{
-	if (!out->nlines ||
-	    db_marker(out->lines[out->nlines - 1], "end", NULL, 0) != 1) {
-		err_msg("xfs_db's answer on the new image ends before the end "
-			"of its commands");
-		return -EIO;
-	}
-	out->nlines--;
-	return 0;
-}
 
 static int run_batch(struct fixup *f, const struct batch *b)
 {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The fix-ups xfs_db makes after mkfs.xfs, shared by the files that make
- * them: fixup.c runs the batches and reads the fields every job needs,
+ * them: fixup.c runs the batches, fixup_answer.c reads xfs_db's answers
+ * and the fields every job needs, fixup_util.c holds what they share,
  * fixup_inode.c sets inode core fields (timestamps, mode) and checks
  * device numbers and symlinks, fixup_xattr.c writes xattrs and
  * fixup_names.c writes names and symlink targets the protofile could not
@@ -67,13 +68,35 @@ struct fixup {
 	struct dir_write *write;
 };
 
-/* fixup.c */
+/* fixup_util.c */
 /*
  * Say that xfs_db's line @line about @n (NULL: before the first) is not
  * understood, or that memory ran out (@err -ENOMEM): the error to return.
  */
 int fixup_bad_line(const struct node *n, const char *line, int err);
 bool node_has_renamed_child(const struct tree *t, const struct node *n);
+
+/* fixup_answer.c */
+/* A batch of xfs_db commands and the readers of its answer (fixup.c). */
+struct batch {
+	/* Write the batch's commands into f->cmds. */
+	int (*cmds)(struct fixup *f);
+	/* Read the whole answer; if NULL, node by node with what follows. */
+	int (*read)(struct fixup *f, const struct dbout *out);
+	/* Each line after the "@@n INDEX" marker naming its node. */
+	int (*line)(struct fixup *f, struct node *n, const char *line);
+	/* Each node, once its lines are read (may be NULL). */
+	int (*check)(struct fixup *f, struct node *n);
+};
+
+/* Lines about the inode itself: its number and what its forks hold. */
+int inode_fields_line(struct node *n, const char *line);
+/* A line of the short-form xattr listing, into f->slots. */
+int attr_listing_line(struct fixup *f, struct node *n, const char *line);
+/* The answer node by node: each "@@n INDEX" ends the lines of the last. */
+int read_nodes(struct fixup *f, const struct dbout *out, const struct batch *b);
+/* The answer ends with the batch's last marker, which it drops. */
+int answer_complete(struct dbout *out);
 
 /* fixup_inode.c */
 /* Batch 2: timestamps and mode; then ask for the device number. */

@@ -4,8 +4,8 @@
  * an execfoliofs trace recorded (lib/report.c simulates, report_table.c
  * and report_json.c print), and --apply DIR to store the suggestions.
  *
- * execfoliofs --report runs this same command (fuse/fuse.mk links it in):
- * argv[0], "report" or "--report", names it in messages.
+ * execfoliofs --report runs this command (fuse/report.c). argv[0],
+ * "report", names it in messages.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include <execfolio/bitops.h>
 #include <execfolio/policy.h>
 #include <execfolio/report.h>
 
@@ -15,11 +16,6 @@
 #define NCOL EXECFOLIO_REPORT_COLUMNS
 /* Between one column's field of a result and the next one's. */
 #define STRIDE (sizeof(struct execfolio_sim_result) / sizeof(uint64_t))
-
-static unsigned int ilog2_u32(uint32_t x)
-{
-	return 31 - __builtin_clz(x);
-}
 
 static bool any(const uint64_t *v, size_t stride)
 {
@@ -81,7 +77,7 @@ static void rule(FILE *out, char c)
 static void print_table(FILE *out, uint32_t page_size,
 			const struct execfolio_sim_result *res)
 {
-	unsigned int pmd = ilog2_u32(page_size) - 3, o, k;
+	unsigned int pmd = execfolio_ilog2(page_size) - 3, o, k;
 	uint32_t kb = page_size / 1024;
 	uint64_t row[NCOL];
 	char label[48];

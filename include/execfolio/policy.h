@@ -94,15 +94,4 @@ unsigned int execfolio_max_order(uint32_t page_size);
 unsigned int execfolio_order(uint32_t size, uint32_t page_size,
 			     uint32_t block_size, unsigned int max_order);
 
-/*
- * The order of the 6.12 backport, where the policy is a large-block-size
- * minimum that every folio of the file must reach: execfolio_order() of
- * the size first lowered to the largest power of two not above the file
- * (@file_size > 0 only; an empty file may grow), so that no folio caches
- * zeroes past EOF.
- */
-unsigned int execfolio_order_lbs(uint32_t size, uint32_t page_size,
-				 uint32_t block_size, uint64_t file_size,
-				 unsigned int max_order);
-
 #endif /* EXECFOLIO_POLICY_H */

@@ -135,7 +135,8 @@ struct execfolio_sim_file {
 /*
  * Outcome. Page counts are in pages of params.page_size; the table rows
  * (aligned, unaligned, partial, cont_aligned) count mapped pages of
- * executable segments, like the seed's "share of all mapped text memory".
+ * executable segments, like the option-one table's "share of all mapped
+ * text memory" (DESIGN.md section 1).
  */
 struct execfolio_sim_result {
 	uint64_t touched_pages; /* distinct pages in the trace */

@@ -93,7 +93,7 @@ while read -r mistake needle_ef needle_mkfs needle_efs; do
 		refused mkfs.execfolio "$MKFS" "$W/src" "$W/out/img" --exec-folio-size
 		set -- "$@" "$rc" "$(said "$needle_mkfs" mkfs.execfolio && echo yes)"
 		refused execfoliofs "$EFS" --report --ra-kb
-		set -- "$@" "$rc" "$(said "$needle_efs" "execfoliofs --report" && echo yes)"
+		set -- "$@" "$rc" "$(said "$needle_efs" "execfolio report" && echo yes)"
 		;;
 	missing-operand)
 		refused execfolio "$EF" set 64k

@@ -7,7 +7,7 @@
 # the ones computed by hand from the 6.12 and 7.3 code (see
 # tests/unit/test_simulate.c for the same cases step by step). Then a real
 # program is traced. The report is execfolio report's; execfoliofs --report
-# runs the same code.
+# runs that command.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/fuse/lib.sh"
 

@@ -14,7 +14,7 @@ for p in "$EF" "$EFS"; do
 	[ -x "$p" ] || skip_all "$p not built"
 done
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 40
+plan 42
 
 W=$(mktemp -d /tmp/execfolio-report.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -82,9 +82,9 @@ check_eq "--kernel 7.1: usage, the value named" \
 	"2 execfolio report: invalid kernel '7.1': expected 7.3 or 6.12"
 check "and nothing on standard output" test ! -s "$W/out"
 "$EFS" --report --arch aarch64 "$T" >"$W/out" 2>"$W/err"
-check_eq "execfoliofs --report --arch aarch64: usage, the value named" \
+check_eq "execfoliofs --report --arch aarch64: execfolio report's usage error" \
 	"$? $(head -1 "$W/err")" \
-	"2 execfoliofs --report: invalid architecture 'aarch64': expected arm64 or x86_64"
+	"2 execfolio report: invalid architecture 'aarch64': expected arm64 or x86_64"
 check_fails "a bad --kernel: usage, before the trace is read" 2 \
 	"$EF" report --kernel 6 "$W/missing"
 check "--help lists --kernel" sh -c '"$1" report --help | grep -q -- "--kernel VERSION"' sh "$EF"
@@ -97,6 +97,16 @@ for o in "" "--per-file" "--json --per-file" "--all --json" "--kernel 6.12 --arc
 done
 check_eq "execfoliofs --report prints what execfolio report prints" \
 	"$(cmp "$W/a" "$W/b" 2>&1)" ""
+
+# The daemon holds none of the report's code: --report runs the execfolio
+# beside it, else the one in PATH, else says that execfolio is missing.
+mkdir "$W/alone"
+cp "$EFS" "$W/alone/execfoliofs"
+check_fails_saying "execfoliofs --report without execfolio: exit 1, execfolio named" 1 \
+	"execfolio is neither in $W/alone nor in PATH" \
+	env PATH=/nonexistent "$W/alone/execfoliofs" --report "$T"
+check_eq "execfoliofs --report runs the execfolio in PATH" \
+	"$(PATH="$BIN:$PATH" "$W/alone/execfoliofs" --report --json "$T" | jq -c .files)" 1
 
 check "execfolio --help lists report" sh -c '"$1" --help | grep -q "^  report TRACE"' sh "$EF"
 check "report --help" sh -c '"$1" report --help | grep -q "^Usage: execfolio report"' sh "$EF"

@@ -123,11 +123,7 @@ static void test_max_order(void **state)
 	assert_int_equal(execfolio_max_order(65536), 11);
 	/* A kernel with a lower cap clamps the order. */
 	assert_int_equal(execfolio_order(2 << 20, 4096, 4096, 4), 4);
-	/* The file's size lowers only the 6.12 backport's order. */
 	assert_int_equal(execfolio_order(64 << 10, 4096, 4096, 9), 4);
-	assert_int_equal(execfolio_order_lbs(64 << 10, 4096, 4096, 20000, 9),
-			 2);
-	assert_int_equal(execfolio_order_lbs(64 << 10, 4096, 4096, 0, 9), 4);
 }
 
 static void test_source_names(void **state)

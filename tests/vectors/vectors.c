@@ -263,10 +263,6 @@ static int parse_key(struct cursor *c, struct execfolio_vector *vec,
 		*seen |= 64;
 		ret = parse_number(c, key, word, 10, &num);
 		vec->expect_order = (unsigned int)num;
-	} else if (expect && !strcmp(key, "order-lbs")) {
-		*seen |= 128;
-		ret = parse_number(c, key, word, 10, &num);
-		vec->expect_order_lbs = (unsigned int)num;
 	} else {
 		ret = fail(c, "unknown key '%s'", key);
 	}
@@ -319,8 +315,6 @@ static int parse_resolve_line(struct cursor *c, struct execfolio_vector *vec)
 		return fail(
 			c,
 			"resolve needs mode, page, bsize, fsize -> size, source, order");
-	if (!(seen & 128))
-		vec->expect_order_lbs = vec->expect_order;
 	if (vec->page_size < 4096 || vec->page_size & (vec->page_size - 1))
 		return fail(c, "page must be a power of two >= 4096");
 	return 0;
@@ -453,7 +447,7 @@ static bool check_resolve(const struct execfolio_vector *vec, char *why,
 	char got_s[EXECFOLIO_SIZE_STR], want_s[EXECFOLIO_SIZE_STR];
 	struct execfolio_inode inode = { .mode = vec->mode };
 	struct execfolio_policy policy;
-	unsigned int order, order_lbs, max_order;
+	unsigned int order, max_order;
 	int ret;
 
 	if (vec->mount.present) {
@@ -479,22 +473,18 @@ static bool check_resolve(const struct execfolio_vector *vec, char *why,
 	max_order = execfolio_max_order(vec->page_size);
 	order = execfolio_order(policy.size, vec->page_size, vec->block_size,
 				max_order);
-	order_lbs = execfolio_order_lbs(policy.size, vec->page_size,
-					vec->block_size, vec->file_size,
-					max_order);
 	if (policy.size != vec->expect_size ||
 	    policy.source != vec->expect_source || order != vec->expect_order ||
-	    order_lbs != vec->expect_order_lbs ||
 	    policy.xattr_invalid != vec->expect_xattr_invalid) {
 		snprintf(
 			why, why_len,
-			"got size=%s source=%s order=%u order-lbs=%u%s, expected size=%s source=%s order=%u order-lbs=%u%s",
+			"got size=%s source=%s order=%u%s, expected size=%s source=%s order=%u%s",
 			execfolio_format_size(policy.size, got_s),
-			execfolio_source_name(policy.source), order, order_lbs,
+			execfolio_source_name(policy.source), order,
 			policy.xattr_invalid ? " xattr_invalid" : "",
 			execfolio_format_size(vec->expect_size, want_s),
 			execfolio_source_name(vec->expect_source),
-			vec->expect_order, vec->expect_order_lbs,
+			vec->expect_order,
 			vec->expect_xattr_invalid ? " xattr_invalid" : "");
 		return false;
 	}

@@ -11,10 +11,8 @@
  *   resolve [xattr=VALUE] [mount=VALUE] mode=OCTAL page=N bsize=N fsize=N
  *	-> EXPECT
  *	EXPECT is "size=CANON source=xattr|mount|none order=N
- *	[order-lbs=N] [xattr_invalid]", or "EINVAL" (the mount option is
- *	rejected). order is the series' preferred order (execfolio_order());
- *	order-lbs, where it differs, the order of the 6.12 backport
- *	(execfolio_order_lbs()), which defaults to order.
+ *	[xattr_invalid]", or "EINVAL" (the mount option is rejected). order
+ *	is the series' preferred order (execfolio_order()).
  *
  * VALUE is a bare word or a double-quoted string with C escapes (\n, \r, \t,
  * \\, \", \0 and \xHH), so values with blanks, NULs or binary bytes can be
@@ -61,7 +59,6 @@ struct execfolio_vector {
 	uint64_t file_size;
 	enum execfolio_source expect_source; /* and expect_size */
 	unsigned int expect_order;
-	unsigned int expect_order_lbs; /* expect_order unless given */
 	bool expect_xattr_invalid;
 };
 

@@ -74,7 +74,7 @@ $(BIN)/faults-stepper: tests/vm/guest/faults-stepper.c $(VM_DIR)/bigprog.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) -O1 -I$(VM_DIR) $(LDFLAGS) $(BIGPROG_LDFLAGS_$(ARCH)) -o $@ $<
 
-$(BIN)/fsx: tests/vm/guest/fsx.c
+$(BIN)/fsx: tests/tools/fsx.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 

@@ -160,9 +160,9 @@ static int parse_page(const char *arg, size_t *page)
  * (1 when only the touched page; FOLIO_PAGES when the whole folio); and
  * what reading the poisoned page then got (read_outcome()).
  */
-int cmd_hwpoison(const char *path, const char *poison_arg,
-		 const char *touch_arg)
+int cmd_hwpoison(char **args)
 {
+	const char *path = args[0], *poison_arg = args[1], *touch_arg = args[2];
 	volatile char *map = NULL, *poison_page, *touch_page;
 	uint64_t poison_pfn, touch_pfn;
 	int pipefd[2] = { -1, -1 };

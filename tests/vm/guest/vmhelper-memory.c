@@ -17,9 +17,9 @@
 #include "vmhelper.h"
 
 /* Touch every page so the memory is really allocated, then hold it. */
-int cmd_hog(const char *mib)
+int cmd_hog(char **args)
 {
-	size_t size = strtoul(mib, NULL, 10) << 20;
+	size_t size = strtoul(args[0], NULL, 10) << 20;
 	char *mem = malloc(size);
 	size_t i;
 
@@ -306,8 +306,9 @@ static void fragment_take_blocks(unsigned int block_shift, long page_size,
  * reserve would stay free in large blocks) and enables anonymous folios
  * of KIB (fragment_take_blocks()).
  */
-int cmd_fragment(const char *kib)
+int cmd_fragment(char **args)
 {
+	const char *kib = args[0];
 	long page_size = sysconf(_SC_PAGESIZE);
 	unsigned long block = strtoul(kib, NULL, 10) * 1024;
 	struct fragment_stats st = { 0 };

@@ -71,21 +71,21 @@ out:
  * that holds any of them (0 when none is cached).  OFFSET and LEN must
  * be page aligned.
  */
-int cmd_readfolios(const char *path, const char *offset_arg,
-		   const char *len_arg)
+int cmd_readfolios(char **args)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
+	const char *path = args[0];
 	struct range_folios rf;
 	char *end1, *end2, *buf;
-	unsigned long long offset = strtoull(offset_arg, &end1, 0);
-	unsigned long long len = strtoull(len_arg, &end2, 0);
+	unsigned long long offset = strtoull(args[1], &end1, 0);
+	unsigned long long len = strtoull(args[2], &end2, 0);
 	void *map;
 	int fd;
 
 	if (*end1 || *end2 || !len || offset % page || len % page) {
 		fprintf(stderr,
 			"vmhelper: readfolios: '%s' and '%s' must be page-aligned byte counts, the length not 0\n",
-			offset_arg, len_arg);
+			args[1], args[2]);
 		return 2;
 	}
 	fd = open(path, O_RDONLY);
@@ -117,8 +117,10 @@ int cmd_readfolios(const char *path, const char *offset_arg,
  * the faults of a sequential mapping, whose first one reads a readahead
  * window from the faulting page, wherever that is.  Prints "ok".
  */
-int cmd_seqtouch(const char *path, char **pages)
+int cmd_seqtouch(char **args)
 {
+	const char *path = args[0];
+	char **pages = args + 1;
 	size_t page = sysconf(_SC_PAGESIZE);
 	volatile char *map;
 	struct stat st;

@@ -116,6 +116,8 @@ static const char *errno_name(int err)
 	}
 }
 
+static int usage(void);
+
 static int report(int ret)
 {
 	if (ret) {
@@ -126,8 +128,9 @@ static int report(int ret)
 	return 0;
 }
 
-static int cmd_state(const char *path)
+static int cmd_state(char **args)
 {
+	const char *path = args[0];
 	struct xfs_exec_folio ef;
 	int fd = open(path, O_RDONLY);
 
@@ -186,14 +189,36 @@ static size_t unescape(const char *in, char *out, size_t size)
 	return n;
 }
 
-/* exec_folio_size=VALUE as mount data; a NUL in VALUE would cut it short. */
-static int cmd_mount(const char *dev, const char *dir, bool remount,
-		     const char *value)
+static int cmd_setxattr(char **args)
 {
-	char data[4096] = "exec_folio_size=";
-	size_t prefix = strlen(data);
-	size_t len = unescape(value, data + prefix, sizeof(data) - prefix - 1);
+	char value[1024];
+	size_t len = unescape(args[1], value, sizeof(value));
 
+	return report(setxattr(args[0], EXECFOLIO_XATTR, value, len, 0));
+}
+
+static int cmd_rmxattr(char **args)
+{
+	return report(removexattr(args[0], EXECFOLIO_XATTR));
+}
+
+/*
+ * DEV DIR [remount] VALUE: exec_folio_size=VALUE as mount data; a NUL in
+ * VALUE would cut it short.
+ */
+static int cmd_mount(char **args)
+{
+	const char *dev = args[0], *dir = args[1], *value = args[2];
+	bool remount = args[3];
+	char data[4096] = "exec_folio_size=";
+	size_t prefix = strlen(data), len;
+
+	if (remount) {
+		if (strcmp(args[2], "remount"))
+			return usage();
+		value = args[3];
+	}
+	len = unescape(value, data + prefix, sizeof(data) - prefix - 1);
 	if (memchr(data + prefix, '\0', len)) {
 		fprintf(stderr,
 			"vmhelper: mount data cannot hold a NUL byte\n");
@@ -203,23 +228,24 @@ static int cmd_mount(const char *dev, const char *dir, bool remount,
 	return report(mount(dev, dir, "xfs", remount ? MS_REMOUNT : 0, data));
 }
 
-static int cmd_as_user(char **argv)
+static int cmd_as_user(char **args)
 {
-	uid_t uid = strtoul(argv[0], NULL, 10);
-	gid_t gid = strtoul(argv[1], NULL, 10);
+	uid_t uid = strtoul(args[0], NULL, 10);
+	gid_t gid = strtoul(args[1], NULL, 10);
 
 	if (setgroups(0, NULL) || setresgid(gid, gid, gid) ||
 	    setresuid(uid, uid, uid)) {
 		perror("vmhelper: as-user");
 		return 1;
 	}
-	execvp(argv[2], argv + 2);
-	fprintf(stderr, "vmhelper: %s: %s\n", argv[2], strerror(errno));
+	execvp(args[2], args + 2);
+	fprintf(stderr, "vmhelper: %s: %s\n", args[2], strerror(errno));
 	return 1;
 }
 
-static int cmd_read(const char *path)
+static int cmd_read(char **args)
 {
+	const char *path = args[0];
 	char buf[65536];
 	ssize_t n;
 	int fd = open(path, O_RDONLY);
@@ -242,8 +268,9 @@ static uint64_t fnv1a(uint64_t hash, const unsigned char *p, size_t n)
 }
 
 /* A checksum of PATH by read(2), to compare with cmd_mmapsum()'s. */
-static int cmd_sum(const char *path)
+static int cmd_sum(char **args)
 {
+	const char *path = args[0];
 	static unsigned char buf[65536];
 	uint64_t hash = FNV1A_INIT;
 	ssize_t n;
@@ -273,7 +300,7 @@ static int print_mapping_sum(void *p, size_t len, int fd)
 }
 
 /* A checksum of PATH by a mapping of it with @prot and @flags. */
-static int cmd_mmapsum(const char *path, int prot, int flags)
+static int mapping_sum(const char *path, int prot, int flags)
 {
 	struct stat st;
 	void *p = NULL;
@@ -289,6 +316,17 @@ static int cmd_mmapsum(const char *path, int prot, int flags)
 	return print_mapping_sum(p, st.st_size, fd);
 }
 
+static int cmd_mmapsum(char **args)
+{
+	return mapping_sum(args[0], PROT_READ, MAP_SHARED);
+}
+
+/* As the dynamic loader maps a library. */
+static int cmd_execsum(char **args)
+{
+	return mapping_sum(args[0], PROT_READ | PROT_EXEC, MAP_PRIVATE);
+}
+
 /*
  * A checksum of PATH mapped as glibc's loader maps a library whose first
  * segment is read-only (x86_64 with separate code): its ELF header read
@@ -298,8 +336,9 @@ static int cmd_mmapsum(const char *path, int prot, int flags)
  * is made, and the header's folios were just added to the page cache by
  * this task, with nothing in between.
  */
-static int cmd_loadsum(const char *path)
+static int cmd_loadsum(char **args)
 {
+	const char *path = args[0];
 	long page = sysconf(_SC_PAGESIZE);
 	char header[832];
 	struct stat st;
@@ -340,8 +379,9 @@ void *vmhelper_map_uncollapsed(int fd, size_t len, off_t offset)
 }
 
 /* Bytes of PATH in the page cache: mincore(2) of a mapping never touched. */
-static int cmd_cached(const char *path)
+static int cmd_cached(char **args)
 {
+	const char *path = args[0];
 	long page_size = sysconf(_SC_PAGESIZE);
 	unsigned long long cached = 0;
 	unsigned char *resident;
@@ -370,8 +410,9 @@ static int cmd_cached(const char *path)
 	return 0;
 }
 
-static int cmd_willneed(const char *path)
+static int cmd_willneed(char **args)
 {
+	const char *path = args[0];
 	int fd = open(path, O_RDONLY);
 	int err;
 
@@ -393,11 +434,13 @@ static uint64_t next_random(uint64_t *state)
 	return *state;
 }
 
-static int cmd_randread(const char *path, const char *count, const char *seed)
+/* PATH N SEED */
+static int cmd_randread(char **args)
 {
 	static char buf[4096];
-	uint64_t state = strtoull(seed, NULL, 10) | 1;
-	unsigned long n = strtoul(count, NULL, 10);
+	const char *path = args[0];
+	unsigned long n = strtoul(args[1], NULL, 10);
+	uint64_t state = strtoull(args[2], NULL, 10) | 1;
 	struct stat st;
 	int fd = open(path, O_RDONLY);
 
@@ -434,12 +477,14 @@ static void put_le(unsigned char *p, uint32_t v, int bytes)
 		p[i] = v >> (8 * i);
 }
 
-static int cmd_acl(const char *path, const char *which, const char *mode)
+/* PATH access|default OCTAL */
+static int cmd_acl(char **args)
 {
 	static const uint16_t tags[] = { ACL_TAG_USER_OBJ, ACL_TAG_GROUP_OBJ,
 					 ACL_TAG_OTHER };
+	const char *path = args[0], *which = args[1];
 	unsigned char value[4 + 3 * 8];
-	unsigned long perm = strtoul(mode, NULL, 8);
+	unsigned long perm = strtoul(args[2], NULL, 8);
 	const char *name;
 
 	if (!strcmp(which, "access"))
@@ -447,7 +492,7 @@ static int cmd_acl(const char *path, const char *which, const char *mode)
 	else if (!strcmp(which, "default"))
 		name = "system.posix_acl_default";
 	else
-		return 2;
+		return usage();
 	put_le(value, ACL_XATTR_VERSION, 4);
 	for (int i = 0; i < 3; i++) {
 		unsigned char *e = value + 4 + 8 * i;
@@ -466,8 +511,9 @@ static int cmd_acl(const char *path, const char *which, const char *mode)
  * aligned half of a reservation twice its size).  Nothing of the block is
  * touched, so whatever the collapse reads shows in "vmhelper cached".
  */
-static int cmd_collapse(const char *path)
+static int cmd_collapse(char **args)
 {
+	const char *path = args[0];
 	size_t pmd = execfolio_kernel_thp_pmd_size();
 	struct stat st;
 	char *area, *block;
@@ -492,64 +538,64 @@ static int cmd_collapse(const char *path)
 	return report(madvise(block, pmd, MADV_COLLAPSE));
 }
 
+/*
+ * The commands, with how many operands each takes after its name (-1: no
+ * upper bound; the operands are NULL-terminated, as argv is).
+ */
+static const struct {
+	const char *name;
+	int (*run)(char **args);
+	int min_args, max_args;
+	const char *usage;
+} commands[] = {
+	{ "state", cmd_state, 1, 1, "state PATH" },
+	{ "setxattr", cmd_setxattr, 2, 2, "setxattr PATH VALUE" },
+	{ "rmxattr", cmd_rmxattr, 1, 1, "rmxattr PATH" },
+	{ "read", cmd_read, 1, 1, "read PATH" },
+	{ "sum", cmd_sum, 1, 1, "sum PATH" },
+	{ "mmapsum", cmd_mmapsum, 1, 1, "mmapsum PATH" },
+	{ "execsum", cmd_execsum, 1, 1, "execsum PATH" },
+	{ "loadsum", cmd_loadsum, 1, 1, "loadsum PATH" },
+	{ "cached", cmd_cached, 1, 1, "cached PATH" },
+	{ "willneed", cmd_willneed, 1, 1, "willneed PATH" },
+	{ "randread", cmd_randread, 3, 3, "randread PATH N SEED" },
+	{ "acl", cmd_acl, 3, 3, "acl PATH access|default OCTAL" },
+	{ "mount", cmd_mount, 3, 4, "mount DEV DIR [remount] VALUE" },
+	{ "as-user", cmd_as_user, 3, -1, "as-user UID GID CMD..." },
+	{ "hog", cmd_hog, 1, 1, "hog MIB" },
+	{ "fragment", cmd_fragment, 1, 1, "fragment KIB" },
+	{ "collapse", cmd_collapse, 1, 1, "collapse PATH" },
+	{ "readfolios", cmd_readfolios, 3, 3, "readfolios PATH OFFSET LENGTH" },
+	{ "seqtouch", cmd_seqtouch, 2, -1, "seqtouch PATH PAGE..." },
+	{ "hwpoison", cmd_hwpoison, 3, 3, "hwpoison PATH POISON TOUCH" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static int usage(void)
+{
+	size_t i;
+
+	fprintf(stderr, "usage: vmhelper COMMAND ARGS..., one of:\n");
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(stderr, "  %s\n", commands[i].usage);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
-	char value[1024];
-	size_t len;
+	int nargs = argc - 2;
+	size_t i;
 
-	if (argc == 3 && !strcmp(argv[1], "state"))
-		return cmd_state(argv[2]);
-	if (argc == 4 && !strcmp(argv[1], "setxattr")) {
-		len = unescape(argv[3], value, sizeof(value));
-		return report(
-			setxattr(argv[2], EXECFOLIO_XATTR, value, len, 0));
+	if (argc < 2)
+		return usage();
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		if (nargs < commands[i].min_args ||
+		    (commands[i].max_args >= 0 && nargs > commands[i].max_args))
+			break;
+		return commands[i].run(argv + 2);
 	}
-	if (argc == 3 && !strcmp(argv[1], "rmxattr"))
-		return report(removexattr(argv[2], EXECFOLIO_XATTR));
-	if (argc == 3 && !strcmp(argv[1], "read"))
-		return cmd_read(argv[2]);
-	if (argc == 3 && !strcmp(argv[1], "sum"))
-		return cmd_sum(argv[2]);
-	if (argc == 3 && !strcmp(argv[1], "mmapsum"))
-		return cmd_mmapsum(argv[2], PROT_READ, MAP_SHARED);
-	if (argc == 3 && !strcmp(argv[1], "willneed"))
-		return cmd_willneed(argv[2]);
-	if (argc == 5 && !strcmp(argv[1], "randread"))
-		return cmd_randread(argv[2], argv[3], argv[4]);
-	if (argc == 5 && !strcmp(argv[1], "acl"))
-		return cmd_acl(argv[2], argv[3], argv[4]);
-	if (argc == 3 && !strcmp(argv[1], "execsum"))
-		return cmd_mmapsum(argv[2], PROT_READ | PROT_EXEC, MAP_PRIVATE);
-	if (argc == 3 && !strcmp(argv[1], "loadsum"))
-		return cmd_loadsum(argv[2]);
-	if (argc == 3 && !strcmp(argv[1], "cached"))
-		return cmd_cached(argv[2]);
-	if (argc == 5 && !strcmp(argv[1], "mount"))
-		return cmd_mount(argv[2], argv[3], false, argv[4]);
-	if (argc == 6 && !strcmp(argv[1], "mount") &&
-	    !strcmp(argv[4], "remount"))
-		return cmd_mount(argv[2], argv[3], true, argv[5]);
-	if (argc >= 5 && !strcmp(argv[1], "as-user"))
-		return cmd_as_user(argv + 2);
-	if (argc == 3 && !strcmp(argv[1], "hog"))
-		return cmd_hog(argv[2]);
-	if (argc == 3 && !strcmp(argv[1], "fragment"))
-		return cmd_fragment(argv[2]);
-	if (argc == 3 && !strcmp(argv[1], "collapse"))
-		return cmd_collapse(argv[2]);
-	if (argc == 5 && !strcmp(argv[1], "readfolios"))
-		return cmd_readfolios(argv[2], argv[3], argv[4]);
-	if (argc >= 4 && !strcmp(argv[1], "seqtouch"))
-		return cmd_seqtouch(argv[2], argv + 3);
-	if (argc == 5 && !strcmp(argv[1], "hwpoison"))
-		return cmd_hwpoison(argv[2], argv[3], argv[4]);
-	fprintf(stderr,
-		"usage: vmhelper state|rmxattr|read|sum|mmapsum|execsum|loadsum|cached PATH |\n"
-		"       setxattr PATH VALUE | willneed PATH | randread PATH N SEED |\n"
-		"       acl PATH access|default OCTAL |\n"
-		"       mount DEV DIR [remount] VALUE | as-user UID GID CMD... |\n"
-		"       collapse PATH | readfolios PATH OFFSET LENGTH |\n"
-		"       seqtouch PATH PAGE... |\n"
-		"       hog MIB | fragment KIB | hwpoison PATH POISON TOUCH\n");
-	return 2;
+	return usage();
 }

@@ -13,13 +13,16 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-int cmd_hog(const char *mib);
-int cmd_fragment(const char *kib);
-int cmd_readfolios(const char *path, const char *offset_arg,
-		   const char *len_arg);
-int cmd_seqtouch(const char *path, char **pages);
-int cmd_hwpoison(const char *path, const char *poison_arg,
-		 const char *touch_arg);
+/*
+ * Each command takes its operands, NULL-terminated, and returns the exit
+ * status: hog MIB, fragment KIB, readfolios PATH OFFSET LENGTH, seqtouch
+ * PATH PAGE..., hwpoison PATH POISON TOUCH.
+ */
+int cmd_hog(char **args);
+int cmd_fragment(char **args);
+int cmd_readfolios(char **args);
+int cmd_seqtouch(char **args);
+int cmd_hwpoison(char **args);
 
 void *vmhelper_map_uncollapsed(int fd, size_t len, off_t offset);
 

@@ -7,19 +7,26 @@
  *       [--self-check-corrupt] FILE
  *
  * Operations: buffered read and write, write beyond EOF, truncate up and
- * down, hole punch, zero range, fsync, mmap read and write (MAP_SHARED,
- * msync), O_DIRECT read and write (aligned to the file system block
- * size), and fsync + POSIX_FADV_DONTNEED to drop the cached folios.
- * Offsets and lengths are drawn so that operations straddle 4K, 64K and
- * 2M boundaries and EOF.  Every CHECK_EVERY operations (and at the end)
- * the whole file is compared with the model by read() and by mmap.
+ * down, hole punch, zero range, allocation (which may extend the file),
+ * fsync, mmap read and write (MAP_SHARED, msync), O_DIRECT read and write
+ * (aligned to the file system block size), and fsync +
+ * POSIX_FADV_DONTNEED to drop the cached folios.  Offsets and lengths are
+ * drawn so that operations straddle 4K, 64K and 2M boundaries and EOF.
+ * Every CHECK_EVERY operations (and at the end) the whole file is compared
+ * with the model by read() and by mmap; at the end, through a fresh open
+ * too.
+ *
+ * One program for the in-guest tests on XFS (tests/vm/guest/robust-fsx.sh,
+ * built static by tests/vm/vm.mk) and for execfoliofs on the host
+ * (tests/integration/fuse-stress.sh, fuse/fuse.mk).
  *
  * Every output line starts with "# " so that it can be embedded in TAP.
  * The seed is printed; -s SEED with the same other options replays the
- * run.  -x OP (read, write, extend, truncate, punch, zero, fsync, mapread,
- * mapwrite, dioread, diowrite, drop) leaves an operation out.  With
- * --self-check-corrupt the model is deliberately corrupted before a full
- * check half way through, which must then report the mismatch.
+ * run.  -x OP (read, write, extend, truncate, punch, zero, allocate,
+ * fsync, mapread, mapwrite, dioread, diowrite, drop) leaves an operation
+ * out.  With --self-check-corrupt the model is deliberately corrupted
+ * before a full check half way through, which must then report the
+ * mismatch.
  *
  * Exit status: 0 no mismatch; 1 mismatch (the tail of the operation log
  * and the first differing offset are printed); 2 usage; 3 a system call
@@ -60,6 +67,7 @@ enum op {
 	OP_TRUNCATE,
 	OP_PUNCH,
 	OP_ZERO,
+	OP_ALLOCATE,
 	OP_FSYNC,
 	OP_MAPREAD,
 	OP_MAPWRITE,
@@ -70,16 +78,18 @@ enum op {
 };
 
 static const char *const op_names[NR_OPS] = {
-	"read",	 "write",   "extend",	"truncate", "punch",	"zero",
-	"fsync", "mapread", "mapwrite", "dioread",  "diowrite", "drop",
+	"read",	   "write",    "extend", "truncate", "punch",
+	"zero",	   "allocate", "fsync",	 "mapread",  "mapwrite",
+	"dioread", "diowrite", "drop",
 };
 
 /* Relative frequencies; data-moving operations dominate. */
 static const unsigned int op_weights[NR_OPS] = {
-	[OP_READ] = 12,	   [OP_WRITE] = 16,   [OP_EXTEND] = 4,
-	[OP_TRUNCATE] = 6, [OP_PUNCH] = 6,    [OP_ZERO] = 6,
-	[OP_FSYNC] = 2,	   [OP_MAPREAD] = 10, [OP_MAPWRITE] = 10,
-	[OP_DIOREAD] = 6,  [OP_DIOWRITE] = 6, [OP_DROP] = 2,
+	[OP_READ] = 12,	    [OP_WRITE] = 16,  [OP_EXTEND] = 4,
+	[OP_TRUNCATE] = 6,  [OP_PUNCH] = 6,   [OP_ZERO] = 6,
+	[OP_ALLOCATE] = 4,  [OP_FSYNC] = 2,   [OP_MAPREAD] = 10,
+	[OP_MAPWRITE] = 10, [OP_DIOREAD] = 6, [OP_DIOWRITE] = 6,
+	[OP_DROP] = 2,
 };
 
 struct log_entry {
@@ -379,21 +389,23 @@ static void op_fallocate(struct fsx *f, enum op op)
 	off = pick_off(f, len, f->max_size);
 	if (op == OP_PUNCH)
 		mode |= FALLOC_FL_PUNCH_HOLE;
-	else
+	else if (op == OP_ZERO)
 		mode |= FALLOC_FL_ZERO_RANGE;
-	if (op == OP_ZERO && below(f, 2)) {
+	if (op != OP_PUNCH && below(f, 2)) {
 		mode &= ~FALLOC_FL_KEEP_SIZE;
 		note = NULL;
 	}
 	if (fallocate(f->fd, mode, off, len))
 		die(f, op == OP_PUNCH ? "fallocate(PUNCH_HOLE)" :
-					"fallocate(ZERO_RANGE)");
+		       op == OP_ZERO  ? "fallocate(ZERO_RANGE)" :
+					"fallocate");
 	end = off + len;
 	if (!(mode & FALLOC_FL_KEEP_SIZE) && end > f->size)
 		f->size = end;
 	if (end > f->size)
 		end = f->size;
-	if (off < end)
+	/* Allocation keeps the data; the model is zero beyond the old EOF. */
+	if (op != OP_ALLOCATE && off < end)
 		memset(f->model + off, 0, end - off);
 	log_op(f, op, off, len, before, note);
 }
@@ -616,6 +628,7 @@ static void run_op(struct fsx *f, enum op op)
 		break;
 	case OP_PUNCH:
 	case OP_ZERO:
+	case OP_ALLOCATE:
 		op_fallocate(f, op);
 		break;
 	case OP_FSYNC:
@@ -781,6 +794,12 @@ int main(int argc, char **argv)
 		say("self-check: the corrupted model was NOT detected");
 		return EXIT_UNDETECTED;
 	}
+	/* A fresh open sees the same. */
+	close(f->fd);
+	f->fd = open(f->path, O_RDONLY);
+	if (f->fd < 0)
+		die(f, "open");
+	check_file(f);
 	printf("# fsx: %s: %" PRIu64
 	       " operations, %lu full checks, 0 mismatches:",
 	       f->path, nops, f->checks);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The trace file (`-o trace=FILE`): with the kernel's readahead off for
- * the mount, every first touch of a page reaches us as a one-page read, in
- * order. libexecfolio writes the records (include/execfolio/trace.h; the
+ * The recorder of trace mode (`-o trace=FILE`): with the kernel's
+ * readahead off for the mount, every first touch of a page reaches us as a
+ * one-page read, in order, and is recorded in the trace file. libexecfolio writes the records (include/execfolio/trace.h; the
  * format is specified in DESIGN.md section 8.5 and execfoliofs(8)): a file
  * record just before a file's first read, with its executable segments,
  * then a read record per read with its stream (one per open(2)) and its
@@ -21,6 +21,7 @@
 #include <execfolio/trace.h>
 
 #include "execfoliofs.h"
+#include "touch_recorder.h"
 
 struct efs_trace {
 	FILE *out;
@@ -74,11 +75,10 @@ uint32_t efs_trace_stream(void)
 static const char *relative_path(struct efs_trace *t, int fd, char *buf,
 				 size_t len)
 {
-	char proc[64];
+	struct efs_proc_path proc;
 	ssize_t n;
 
-	efs_proc_path(fd, proc, sizeof(proc));
-	n = readlink(proc, buf, len - 1);
+	n = readlink(efs_proc_path(fd, &proc), buf, len - 1);
 	if (n < 0)
 		return "?";
 	buf[n] = '\0';
@@ -90,7 +90,8 @@ static const char *relative_path(struct efs_trace *t, int fd, char *buf,
 
 static void describe(struct efs_trace *t, struct efs_inode *inode)
 {
-	char path[PATH_MAX], proc[64];
+	struct efs_proc_path proc;
+	char path[PATH_MAX];
 	struct execfolio_trace_record rec = { .type = EXECFOLIO_TRACE_FILE };
 	struct execfolio_policy policy;
 	struct execfolio_elf elf;
@@ -115,8 +116,8 @@ static void describe(struct efs_trace *t, struct efs_inode *inode)
 	 */
 	execfolio_trace_write(t->out, &rec);
 
-	efs_proc_path(inode->fd, proc, sizeof(proc));
-	if (execfolio_elf_analyse_file(proc, &elf, NULL, 0))
+	if (execfolio_elf_analyse_file(efs_proc_path(inode->fd, &proc), &elf,
+				       NULL, 0))
 		return;
 	rec.type = EXECFOLIO_TRACE_SEG;
 	for (i = 0; i < elf.nsegments; i++) {

@@ -43,13 +43,17 @@
 # folio or more is read in its folios, a smaller one stays small, none
 # reads past its range or marks a folio for async readahead, on 4K and
 # 16K blocks (loneread.sh); a collapse of a file range past EOF
-# reads nothing (collapse.sh); last, a hardware-poisoned page of
+# reads nothing (collapse.sh); a small static PIE keeps its load address
+# randomized under a 2m default and is aligned under 64k (piebias.sh);
+# last, a hardware-poisoned page of
 # a pinned large folio left unmapped by a fault on another page of the
 # folio (hwpoison.sh).  Empty disks with 16K and 64K blocks carry the
 # vector lines of those block sizes (large block sizes on 4K pages).
 VM_TIERS += vm-smoke
 vm-smoke.arches := arm64 x86_64
-vm-smoke.tests := smoke.sh vectors.sh loneread.sh collapse.sh hwpoison.sh
+vm-smoke.tests := smoke.sh vectors.sh loneread.sh collapse.sh piebias.sh \
+	hwpoison.sh
+vm-smoke.programs := pieaddr
 vm-smoke.disk := smoke
 vm-smoke.disks := blocks16k blocks64k
 

@@ -74,6 +74,12 @@ $(BIN)/faults-stepper: tests/vm/guest/faults-stepper.c $(VM_DIR)/bigprog.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) -O1 -I$(VM_DIR) $(LDFLAGS) $(BIGPROG_LDFLAGS_$(ARCH)) -o $@ $<
 
+# A static PIE with more than 64K and less than 2M of text (piebias.sh);
+# -static-pie, which LDFLAGS's -static would override.
+$(BIN)/pieaddr: tests/vm/guest/pieaddr.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) -O2 -fPIE -static-pie -o $@ $<
+
 $(BIN)/fsx: tests/tools/fsx.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<

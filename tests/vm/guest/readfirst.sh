@@ -21,13 +21,16 @@
 #     folio of every order and failing to insert it); with 64 pages of it
 #     cached by random reads, it caches the rest, reads no more than the
 #     file from the disk and the file reads back the same;
+#   - 32 random 8K, then 64K, reads of the 2m-tagged file after
+#     POSIX_FADV_RANDOM read no more than their bytes (and metadata);
 #   - in a memory cgroup held at its limit by anonymous memory, reads of
 #     the 2m-tagged file and a run of a tagged program complete, right,
 #     with no OOM kill, and the preferred folios that could not be charged
-#     are counted as fallbacks.
+#     are counted as fallbacks; so do appends to files tagged 32k and 2m
+#     (the write path's folios).
 . /tests/vmlib.sh
 khugepaged_asleep
-echo "1..31"
+echo "1..38"
 ra=/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb
 ra_default=$(cat $ra)
 
@@ -77,6 +80,22 @@ for kb in 128 8192; do
 		test "$tagged" -gt 0 -a "$tagged" -le $((2 * plain))
 done
 echo $ra_default >$ra
+# A file opened for random access (POSIX_FADV_RANDOM) gets no readahead:
+# 32 random reads of 8K, then of 64K, of the 2m-tagged file read their
+# own bytes (and the file's metadata), not whole 2M folios.
+fadv_random_read() { # FILE SIZE: bytes read by 32 random reads of SIZE
+	counters_start
+	vmhelper randread "$1" 32 42 "$2" random >/dev/null ||
+		echo "randread $1 $2 random failed" >&2
+	set -- $(counters_delta)
+	echo "$1"
+}
+for size in 8192 65536; do
+	tagged=$(fadv_random_read /mnt/rand.2m $size)
+	diag "POSIX_FADV_RANDOM, 32 random reads of $size bytes of the 2m-tagged file: $tagged bytes read"
+	check "POSIX_FADV_RANDOM, random reads of $size bytes of the 2m-tagged file: no more than the reads and 64K of metadata" \
+		test "$tagged" -gt 0 -a "$tagged" -le $((32 * size + 65536))
+done
 
 # A preload over cached pages.  WILLNEED reads at most the readahead
 # window, so the file fits in the 8192 KB one.
@@ -185,6 +204,36 @@ diag "thp_file_pref_fallback: $before -> $after"
 check_eq "cgroup at its limit: no OOM kill" "$oom" 0
 check "cgroup at its limit: the preferred folios not charged are counted" \
 	test "${after:-0}" -gt "${before:-0}"
+# Appends by a process of the cgroup, with room for 1 MiB of page cache
+# beside the rest of what it holds: the folios a write of a tagged file asks
+# for beyond its own size are charged without hard reclaim, smaller ones
+# are used where they cannot be, counted, and nothing is OOM-killed.
+file=$(awk '$1 == "file" { print $2 }' $cg/limited/memory.stat)
+echo $(($(cat $cg/limited/memory.current) - file + 1048576)) >$cg/limited/memory.max
+head -c 4194304 /mnt/rand.plain >/tmp/append.want
+for size in 32k 2m; do
+	: >/mnt/append.$size
+	vmhelper setxattr /mnt/append.$size $size >/dev/null
+	oom0=$(awk '$1 == "oom_kill" { print $2 }' $cg/limited/memory.events)
+	before=$(fallbacks)
+	sh -c "echo \$\$ >$cg/limited/cgroup.procs &&
+		exec vmhelper append /mnt/rand.plain /mnt/append.$size 4194304" \
+		>/tmp/cg-append.out 2>&1
+	after=$(fallbacks)
+	oom1=$(awk '$1 == "oom_kill" { print $2 }' $cg/limited/memory.events)
+	diag "append to the $size-tagged file: $(cat /tmp/cg-append.out)," \
+		"thp_file_pref_fallback $before -> $after, oom_kill $oom0 -> $oom1"
+	check "cgroup at its limit: 4 MiB appended to the $size-tagged file, as written" \
+		cmp /tmp/append.want /mnt/append.$size
+	check_eq "cgroup at its limit: no OOM kill appending to the $size-tagged file" \
+		"$oom1" "$oom0"
+	if [ $size = 2m ]; then
+		check "cgroup at its limit: the 2m-tagged file's write folios not charged are counted" \
+			test "${after:-0}" -gt "${before:-0}"
+	fi
+	rm -f /mnt/append.$size
+done
+rm -f /tmp/append.want
 kill $hog
 wait $hog 2>/dev/null
 rmdir $cg/limited

@@ -21,9 +21,14 @@
  *                                of a read-only mapping, which faults nothing)
  *   vmhelper willneed PATH       posix_fadvise(POSIX_FADV_WILLNEED) on all
  *                                of PATH, as a preloader does
- *   vmhelper randread PATH N SEED
- *                                N pread()s of 4K at random 4K-aligned
- *                                offsets of PATH (a seeded generator)
+ *   vmhelper randread PATH N SEED [SIZE [random]]
+ *                                N pread()s of SIZE bytes (4K) at random
+ *                                SIZE-aligned offsets of PATH (a seeded
+ *                                generator); with random, after
+ *                                posix_fadvise(POSIX_FADV_RANDOM)
+ *   vmhelper append SRC DST BYTES
+ *                                append BYTES of SRC to DST in 4K writes,
+ *                                O_APPEND | O_DSYNC
  *   vmhelper acl PATH access|default OCTAL
  *                                set PATH's access (or a directory's default)
  *                                POSIX ACL to the three entries of OCTAL,
@@ -434,23 +439,42 @@ static uint64_t next_random(uint64_t *state)
 	return *state;
 }
 
-/* PATH N SEED */
+/*
+ * PATH N SEED [SIZE [random]]: N pread()s of SIZE bytes (4096 by default)
+ * at random SIZE-aligned offsets; with "random", after
+ * posix_fadvise(POSIX_FADV_RANDOM), as a database opens its files.
+ */
 static int cmd_randread(char **args)
 {
-	static char buf[4096];
+	static char buf[1 << 20];
 	const char *path = args[0];
 	unsigned long n = strtoul(args[1], NULL, 10);
 	uint64_t state = strtoull(args[2], NULL, 10) | 1;
+	size_t size = args[3] ? strtoul(args[3], NULL, 10) : 4096;
 	struct stat st;
-	int fd = open(path, O_RDONLY);
+	int fd, err;
 
-	if (fd < 0 || fstat(fd, &st) || st.st_size < 4096)
+	if (!size || size > sizeof(buf) ||
+	    (args[3] && args[4] && strcmp(args[4], "random"))) {
+		errno = EINVAL;
 		return report(-1);
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) || (size_t)st.st_size < size)
+		return report(-1);
+	if (args[3] && args[4]) {
+		err = posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+		if (err) {
+			errno = err;
+			close(fd);
+			return report(-1);
+		}
+	}
 	while (n--) {
-		off_t off = (next_random(&state) % (st.st_size / 4096)) * 4096;
-		ssize_t got = pread(fd, buf, sizeof(buf), off);
+		off_t off = (next_random(&state) % (st.st_size / size)) * size;
+		ssize_t got = pread(fd, buf, size, off);
 
-		if (got != sizeof(buf)) {
+		if (got < 0 || (size_t)got != size) {
 			if (got >= 0)
 				errno = EIO;
 			close(fd);
@@ -459,6 +483,41 @@ static int cmd_randread(char **args)
 	}
 	close(fd);
 	return report(0);
+}
+
+/*
+ * SRC DST BYTES: append the first BYTES of SRC to DST in 4K write()s with
+ * O_APPEND | O_DSYNC, so that what was written is clean at once, as a log
+ * writer that syncs its records does.
+ */
+static int cmd_append(char **args)
+{
+	static char buf[4096];
+	unsigned long long left = strtoull(args[2], NULL, 10);
+	int in = open(args[0], O_RDONLY);
+	int out = open(args[1], O_WRONLY | O_APPEND | O_DSYNC);
+	int ret = -1;
+
+	if (in < 0 || out < 0)
+		goto out;
+	while (left) {
+		size_t chunk = left < sizeof(buf) ? left : sizeof(buf);
+		ssize_t got = read(in, buf, chunk);
+
+		if (got <= 0 || write(out, buf, got) != got) {
+			if (got == 0)
+				errno = EIO;
+			goto out;
+		}
+		left -= got;
+	}
+	ret = 0;
+out:
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return report(ret);
 }
 
 /*
@@ -558,7 +617,9 @@ static const struct {
 	{ "loadsum", cmd_loadsum, 1, 1, "loadsum PATH" },
 	{ "cached", cmd_cached, 1, 1, "cached PATH" },
 	{ "willneed", cmd_willneed, 1, 1, "willneed PATH" },
-	{ "randread", cmd_randread, 3, 3, "randread PATH N SEED" },
+	{ "randread", cmd_randread, 3, 5,
+	  "randread PATH N SEED [SIZE [random]]" },
+	{ "append", cmd_append, 3, 3, "append SRC DST BYTES" },
 	{ "acl", cmd_acl, 3, 3, "acl PATH access|default OCTAL" },
 	{ "mount", cmd_mount, 3, 4, "mount DEV DIR [remount] VALUE" },
 	{ "as-user", cmd_as_user, 3, -1, "as-user UID GID CMD..." },

@@ -14,7 +14,7 @@ for p in "$EF" "$EFS"; do
 	[ -x "$p" ] || skip_all "$p not built"
 done
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 40
+plan 44
 
 W=$(mktemp -d /tmp/execfolio-report.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -116,10 +116,32 @@ if [ "$(id -u)" = 0 ] &&
 	"$EF" report --kernel 6.12 --json --apply "$W/dir" "$T" >"$W/out" 2>"$W/err"
 	check_eq "--json --apply: standard output stays JSON, set lines on stderr" \
 		"$(jq -r .files "$W/out") $(cat "$W/err")" "1 set 64k $W/dir/text"
+
+	# Symlinks are resolved as if DIR were the root directory: a
+	# relative link climbing out of it and an absolute one stay inside.
+	mkdir -p "$W/outside" "$W/tree$W/outside"
+	: >"$W/outside/text"
+	: >"$W/tree$W/outside/text"
+	ln -s ../outside "$W/tree/up"
+	ln -s "$W/outside" "$W/tree/abs"
+	xattr() { getfattr --only-values -n trusted.exec_folio_size "$1" 2>/dev/null; }
+	sed -e 's| text$| up/text|' "$T" >"$W/up.trace"
+	err=$("$EF" report --kernel 6.12 --apply "$W/tree" "$W/up.trace" 2>&1 >/dev/null); rc=$?
+	case "$rc:$err" in
+	"1:execfolio: report: $W/tree/up/text: No such file or directory (resolved inside $W/tree"*)
+		ok "--apply through a link to ../outside: resolved inside DIR (nothing there), exit 1" ;;
+	*) not_ok "--apply through a link to ../outside: resolved inside DIR (nothing there), exit 1"; diag "$rc $err" ;;
+	esac
+	check_eq "... and the file outside is left alone" "$(xattr "$W/outside/text")" ""
+	sed -e 's| text$| abs/text|' "$T" >"$W/abs.trace"
+	check_eq "--apply through an absolute link: resolved inside DIR, as in a chroot" \
+		"$("$EF" report --kernel 6.12 --apply "$W/tree" "$W/abs.trace" | tail -1) $(xattr "$W/tree$W/outside/text")" \
+		"set 64k $W/tree/abs/text 64k"
+	check_eq "... and the file outside is left alone" "$(xattr "$W/outside/text")" ""
 else
-	skip "--apply needs root and trusted.* attributes in $W"
-	skip "--apply needs root and trusted.* attributes in $W"
-	skip "--apply needs root and trusted.* attributes in $W"
+	for i in 1 2 3 4 5 6 7; do
+		skip "--apply needs root and trusted.* attributes in $W"
+	done
 fi
 sed -e 's| text$| ../text|' "$T" >"$W/escape"
 setfattr -x trusted.exec_folio_size "$W/dir/text" 2>/dev/null

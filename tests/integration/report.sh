@@ -14,7 +14,7 @@ for p in "$EF" "$EFS"; do
 	[ -x "$p" ] || skip_all "$p not built"
 done
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 44
+plan 46
 
 W=$(mktemp -d /tmp/execfolio-report.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -149,6 +149,27 @@ check_fails "--apply refuses a path out of the directory" 1 \
 	"$EF" report --kernel 6.12 --apply "$W/dir" "$W/escape"
 check_eq "and stores nothing" \
 	"$(getfattr --only-values -n trusted.exec_folio_size "$W/dir/text" 2>/dev/null)" ""
+
+# A 1 TiB sparse file, data and a program with a 1 TiB executable
+# segment, three pages of each touched: the report costs memory in the
+# pages touched, not in the size of the files (256 MiB of address space).
+cat >"$W/sparse.trace" <<EOF
+execfoliofs-trace 1
+page_size 4096
+file 1 1099511627776 644 none none data
+read 1 1 0 4096 syscall
+read 1 1 549755813888 4096 fault
+read 1 1 1099511623680 4096 fault
+file 2 1099511627776 755 none none prog
+seg 2 0 0 1099511627776
+read 2 2 4096 4096 syscall
+read 2 2 549755817984 4096 fault
+read 2 2 1099511615488 4096 fault
+EOF
+(ulimit -v 262144 && exec "$EF" report --all --json "$W/sparse.trace") >"$W/sparse.json" 2>"$W/sparse.err"
+check_eq "report --all of 1 TiB sparse files within 256 MiB: exit 0" "$? $(cat "$W/sparse.err")" "0 "
+check_eq "... every touched page replayed, three of them in the text" \
+	"$(jq -c '[.files, .total.stock.touched_pages, .total.stock.text_touched_pages]' "$W/sparse.json")" '[2,6,3]'
 
 # refused NAME WANT_MESSAGE TRACE_TEXT: exit 1, the message on stderr.
 refused() {

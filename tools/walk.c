@@ -30,7 +30,8 @@ static int visit(const char *path, const struct stat *st, int type,
 	if ((type == FTW_D || type == FTW_F) && st->st_dev != walk.dev) {
 		err_msg("%s: %s: note: a mount point, skipped (-r does not cross into other file systems; name it to visit it)",
 			walk.cmd, path);
-		return FTW_SKIP_SUBTREE;
+		/* Only a directory has a subtree to skip. */
+		return type == FTW_D ? FTW_SKIP_SUBTREE : FTW_CONTINUE;
 	}
 	switch (type) {
 	case FTW_F:

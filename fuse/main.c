@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * execfoliofs [-f] [-o OPTIONS] BACKING_DIR MOUNTPOINT
+ * execfoliofs [-f] [-o OPTIONS] [--trace FILE] BACKING_DIR MOUNTPOINT
  * execfoliofs --report [REPORT OPTIONS] TRACE   (runs execfolio report)
  *
  * Option parsing, checks that fail before anything is mounted, session
@@ -53,13 +53,14 @@ static const struct fuse_opt efs_opts[] = {
 
 static void usage(void)
 {
-	printf("usage: execfoliofs [-f] [-d] [-o OPTIONS] BACKING_DIR MOUNTPOINT\n"
+	printf("usage: execfoliofs [-f] [-d] [-o OPTIONS] [--trace FILE] BACKING_DIR MOUNTPOINT\n"
 	       "       execfoliofs --report [REPORT OPTIONS] TRACE\n"
 	       "                             (execfolio report: see execfolio(1))\n"
 	       "\n"
 	       "execfoliofs options:\n"
 	       "    -o exec_folio_size=SIZE  policy for executable files\n"
 	       "    -o trace=FILE            readahead off; record first page touches in FILE\n"
+	       "    --trace FILE             the same\n"
 	       "    -o timeout=SECONDS       attribute and entry cache timeout (default 1)\n"
 	       "SIZE: " POLICY_SIZE_HELP ".\n"
 	       "Unmount with: fusermount3 -u MOUNTPOINT. See execfoliofs(8).\n");
@@ -80,6 +81,45 @@ static int opt_proc(void *data, const char *arg, int key,
 	if (!conf->nonopts++)
 		conf->mountpoint = arg;
 	return 1;
+}
+
+/*
+ * --trace FILE and --trace=FILE, the spelling of the other programs'
+ * options, for -o trace=FILE: taken out of argv (fuse_opt's "--trace %s"
+ * would take "--traceFILE" too, and a FILE with a comma could not go
+ * through -o). Returns -1 when FILE is missing.
+ */
+static int take_trace_option(int *argc, char **argv, struct efs_config *conf)
+{
+	int i, out = 1;
+
+	for (i = 1; i < *argc; i++) {
+		const char *value = NULL;
+
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--trace")) {
+			if (i + 1 == *argc) {
+				usage_error(NULL,
+					    "option '--trace' needs a FILE");
+				return -1;
+			}
+			value = argv[++i];
+		} else if (!strncmp(argv[i], "--trace=", 8)) {
+			value = argv[i] + 8;
+		}
+		if (value) {
+			free(conf->trace);
+			conf->trace = xstrdup(value);
+			continue;
+		}
+		argv[out++] = argv[i];
+	}
+	while (i < *argc)
+		argv[out++] = argv[i++];
+	argv[out] = NULL;
+	*argc = out;
+	return 0;
 }
 
 /*
@@ -287,8 +327,8 @@ out_signals:
 
 int main(int argc, char **argv)
 {
-	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct efs_config conf = { .timeout = 1.0 };
+	struct fuse_args args;
 	struct fuse_cmdline_opts opts;
 	struct fuse_session *se;
 	char err[512];
@@ -296,6 +336,9 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--report"))
 		return efs_run_report(argc - 1, argv + 1);
+	if (take_trace_option(&argc, argv, &conf))
+		return EXIT_USAGE;
+	args = (struct fuse_args)FUSE_ARGS_INIT(argc, argv);
 
 	/*
 	 * libfuse 3.14 complains about its own default when max_threads is

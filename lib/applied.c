@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Who applies a file's policy: the patched XFS answers its ioctl, the
- * execfoliofs daemon its virtual attribute, and every other file system
+ * Who applies a file's policy: the patched XFS answers its ioctl; the
+ * execfoliofs daemon answers in its virtual attribute the policy it
+ * traces, which the kernel does not apply; every other file system
  * ignores the attribute it stores.
  */
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <sys/xattr.h>
 
 #include <execfolio/applied.h>
+#include <execfolio/xattr.h>
 
 /* Room for the daemon's answer: "2097152 mount invalid-xattr" and more. */
 #define DAEMON_VALUE_MAX 128
@@ -21,14 +23,16 @@ static bool is_token(const char *s, size_t len, const char *token)
 }
 
 int execfolio_applied_parse_daemon(const char *value, size_t len,
-				   uint32_t *size,
-				   enum execfolio_source *source)
+				   struct execfolio_daemon_policy *policy)
 {
 	const char *end = value + len, *src, *rest;
+	enum execfolio_source *source = &policy->source;
 	size_t src_len;
 
+	memset(policy, 0, sizeof(*policy));
 	src = memchr(value, ' ', len);
-	if (!src || execfolio_parse_size(value, (size_t)(src - value), size))
+	if (!src ||
+	    execfolio_parse_size(value, (size_t)(src - value), &policy->size))
 		return -EBADMSG;
 	src++;
 	rest = memchr(src, ' ', (size_t)(end - src));
@@ -44,23 +48,29 @@ int execfolio_applied_parse_daemon(const char *value, size_t len,
 		*source = EXECFOLIO_SOURCE_NONE;
 	else
 		return -EBADMSG;
+	policy->invalid_xattr = rest != NULL;
+	policy->known = true;
 	return 0;
 }
 
+/*
+ * The kernel caches a FUSE mount's files without the policy; the daemon
+ * says which one it resolved and traces. The kernel hides trusted.* from
+ * a process without CAP_SYS_ADMIN: then it is left unknown.
+ */
 static int ask_daemon(const char *path, struct execfolio_applied *applied)
 {
 	char value[DAEMON_VALUE_MAX];
 	ssize_t len;
-	int ret;
 
+	applied->why = EXECFOLIO_NOT_APPLIED_FUSE;
+	if (!execfolio_may_access_trusted())
+		return 0;
 	len = getxattr(path, EXECFOLIO_FUSE_XATTR_POLICY, value, sizeof(value));
 	if (len < 0)
 		return -errno;
-	ret = execfolio_applied_parse_daemon(value, (size_t)len, &applied->size,
-					     &applied->source);
-	if (!ret)
-		applied->by = EXECFOLIO_APPLIED_BY_DAEMON;
-	return ret;
+	return execfolio_applied_parse_daemon(value, (size_t)len,
+					      &applied->daemon);
 }
 
 static int ask_kernel(const char *path, struct execfolio_applied *applied)
@@ -99,8 +109,6 @@ const char *execfolio_applier_name(enum execfolio_applier by)
 	switch (by) {
 	case EXECFOLIO_APPLIED_BY_KERNEL:
 		return "kernel";
-	case EXECFOLIO_APPLIED_BY_DAEMON:
-		return "daemon";
 	case EXECFOLIO_APPLIED_BY_NONE:
 		break;
 	}
@@ -109,7 +117,15 @@ const char *execfolio_applier_name(enum execfolio_applier by)
 
 const char *execfolio_not_applied_name(enum execfolio_not_applied why)
 {
-	return why == EXECFOLIO_NOT_APPLIED_KERNEL ? "kernel" : "filesystem";
+	switch (why) {
+	case EXECFOLIO_NOT_APPLIED_KERNEL:
+		return "kernel";
+	case EXECFOLIO_NOT_APPLIED_FUSE:
+		return "fuse";
+	case EXECFOLIO_NOT_APPLIED_FILESYSTEM:
+		break;
+	}
+	return "filesystem";
 }
 
 char *execfolio_not_applied_text(const struct execfolio_applied *applied,
@@ -128,10 +144,15 @@ char *execfolio_not_applied_text(const struct execfolio_applied *applied,
 			"the running kernel (%s) lacks the execfolio series, so XFS (%s) ignores the policy (XFS_IOC_GET_EXEC_FOLIO: %s)",
 			uts.release, mnt->mountpoint,
 			err_name ? err_name : strerror(applied->kernel_err));
+	} else if (applied->why == EXECFOLIO_NOT_APPLIED_FUSE) {
+		snprintf(
+			buf, len,
+			"on execfoliofs (%s) the daemon resolves the policy and records it in its traces (for execfolio report), but the kernel does not apply it: it caches the files of a FUSE mount as it would without a policy",
+			mnt->mountpoint);
 	} else {
 		snprintf(
 			buf, len,
-			"%s (%s) does not apply exec folio policies: only XFS on a kernel with the execfolio series and execfoliofs do",
+			"%s (%s) does not apply exec folio policies: only XFS on a kernel with the execfolio series does",
 			mnt->fstype, mnt->mountpoint);
 	}
 	return buf;

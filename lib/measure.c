@@ -227,10 +227,53 @@ static int reserve_pages(struct execfolio_measure *m, size_t nr)
 	return 0;
 }
 
+/* PF_KTHREAD of include/linux/sched.h, in the flags of /proc/PID/stat. */
+#define PF_KTHREAD 0x00200000u
+
+/*
+ * Whether @pid is a kernel thread, its name in @comm: the kernel refuses
+ * to open the pagemap of a task without an mm with ESRCH.
+ */
+static bool is_kernel_thread(const struct execfolio_measure *m, pid_t pid,
+			     char *comm, size_t len)
+{
+	char path[64], buf[512], *open_paren, *close_paren;
+	unsigned int flags;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%d/stat", (int)pid);
+	fd = openat(m->proc_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "PID (COMM) STATE PPID PGRP SESSION TTY TPGID FLAGS ..." */
+	open_paren = strchr(buf, '(');
+	close_paren = strrchr(buf, ')');
+	if (!open_paren || !close_paren || close_paren < open_paren ||
+	    sscanf(close_paren + 1, " %*c %*d %*d %*d %*d %*d %u", &flags) != 1)
+		return false;
+	snprintf(comm, len, "%.*s", (int)(close_paren - open_paren - 1),
+		 open_paren + 1);
+	return flags & PF_KTHREAD;
+}
+
 /* Describe a failure to open or read a file of /proc/PID. */
 static int pid_error(const struct execfolio_measure *m, pid_t pid,
 		     const char *file, int ret, char *err, size_t errlen)
 {
+	char comm[64];
+
+	if ((ret == -ESRCH || ret == -ENOENT) &&
+	    is_kernel_thread(m, pid, comm, sizeof(comm)))
+		return fail(
+			err, errlen, -ESRCH,
+			"PID %d: a kernel thread (%s): it has no user text to measure",
+			(int)pid, comm);
 	if (ret == -ENOENT || ret == -ESRCH)
 		return fail(err, errlen, -ESRCH, "PID %d: no such process",
 			    (int)pid);

@@ -35,35 +35,38 @@ struct ra_state *sim_stream(struct sim *s, uint32_t id)
 
 static bool text_mapped_via(const struct sim *s, uint64_t page, int vma)
 {
-	return page < s->nslots && s->text_map[page] == vma;
+	return page < s->nslots && sim_page(s, page)->text_map == vma;
 }
 
 /*
- * The rows of the option-one table (DESIGN.md section 1), cont-aligned
- * blocks and TLB entries for mapped text.
+ * The rows of the option-one table (DESIGN.md section 1) and the
+ * cont-aligned blocks of the folios of a chunk.
  */
-static void account(struct sim *s)
+static void account_folios(struct sim *s, uint64_t first, uint64_t end)
 {
 	struct execfolio_sim_result *r = s->r;
 	uint64_t cont = 1ull << s->cont_order, page, i;
 
-	for (page = 0; page < s->nslots;) {
+	for (page = first; page < end;) {
+		const struct sim_page *head = sim_page(s, page);
 		uint64_t nr, m = 0;
 		unsigned int order;
 		int vma;
 		bool same = true;
 
-		if (s->head[page] == NO_FOLIO) {
+		if (head->head == NO_FOLIO) {
 			page++;
 			continue;
 		}
-		order = s->order[page];
+		order = head->order;
 		nr = 1ull << order;
-		vma = s->text_map[page];
+		vma = head->text_map;
 		for (i = page; i < page + nr; i++) {
-			if (s->text_map[i] != NOT_MAPPED)
+			int32_t map = sim_page(s, i)->text_map;
+
+			if (map != NOT_MAPPED)
 				m++;
-			if (s->text_map[i] != vma)
+			if (map != vma)
 				same = false;
 		}
 		r->text_mapped_pages += m;
@@ -85,7 +88,7 @@ static void account(struct sim *s)
 			uint64_t b;
 
 			for (b = page; b < page + nr; b += cont) {
-				vma = s->text_map[b];
+				vma = sim_page(s, b)->text_map;
 				if (vma == NOT_MAPPED ||
 				    ((uint64_t)((int64_t)b +
 						s->vmas[vma].delta) &
@@ -98,52 +101,100 @@ static void account(struct sim *s)
 					continue;
 				r->cont_aligned += cont;
 				for (i = b; i < b + cont; i++)
-					s->flag[i] |= 2;
+					sim_page_w(s, i)->flag |= 2;
 			}
 		}
 		page += nr;
 	}
+}
 
-	/* The headline share's denominator, as execfolio stat counts it. */
-	for (i = 0; i + 1 < s->nvmas; i++) {
-		const struct vma *v = &s->vmas[i];
-		uint64_t va = v->first + v->delta, end = v->last + v->delta + 1;
-		uint64_t b, q;
+/*
+ * The headline share's denominator, as execfolio stat counts it: the
+ * 64K-aligned virtual blocks wholly inside a segment with a page mapped
+ * through it, found from the mapped pages (ascending) of a chunk; *@last
+ * is the block counted last in segment @i.
+ */
+static void account_eligible(struct sim *s, size_t i, uint64_t first,
+			     uint64_t end, uint64_t *last)
+{
+	const struct vma *v = &s->vmas[i];
+	uint64_t cont = 1ull << s->cont_order;
+	uint64_t va = v->first + v->delta, vend = v->last + v->delta + 1;
+	uint64_t lo = round_up_u64(va, cont), q, b;
 
-		if (v->last < v->first)
+	if (v->last < v->first)
+		return;
+	for (q = max_u64(first, v->first); q < end && q <= v->last; q++) {
+		if (!text_mapped_via(s, q, (int)i))
 			continue;
-		for (b = round_down_u64(va + cont - 1, cont); b + cont <= end;
-		     b += cont) {
-			for (q = b - v->delta; q < b - v->delta + cont; q++)
-				if (text_mapped_via(s, q, i))
-					break;
-			if (q < b - v->delta + cont)
-				r->cont_eligible += cont;
-		}
+		b = round_down_u64(q + v->delta, cont);
+		if (b < lo || b + cont > vend || b == *last)
+			continue;
+		s->r->cont_eligible += cont;
+		*last = b;
 	}
-	for (page = 0; page < s->nslots; page++)
-		r->pmd_mapped += s->pmd_mapped[page];
+}
 
-	/* One entry per PMD, per contpte block, or per page touched. */
-	for (page = 0; page < s->npages; page++) {
-		uint64_t first;
+/* One entry per PMD, per contpte block, or per page touched. */
+static void account_tlb(struct sim *s, uint64_t first, uint64_t end)
+{
+	struct execfolio_sim_result *r = s->r;
+	uint64_t cont = 1ull << s->cont_order, page, head;
 
-		if (!(s->flag[page] & 1) || s->text_map[page] == NOT_MAPPED)
+	for (page = first; page < end && page < s->npages; page++) {
+		const struct sim_page *pg = sim_page(s, page);
+
+		if (!(pg->flag & 1) || pg->text_map == NOT_MAPPED)
 			continue;
-		if (s->pmd_mapped[page]) {
-			first = s->head[page];
-			if (!(s->flag[first] & 4))
+		if (pg->pmd_mapped) {
+			head = pg->head;
+			if (!(sim_page(s, head)->flag & 4))
 				r->tlb_pmd++;
-			s->flag[first] |= 4;
-		} else if (s->flag[page] & 2) {
-			first = round_down_u64(page, cont);
-			if (!(s->flag[first] & 8))
+			sim_page_w(s, head)->flag |= 4;
+		} else if (pg->flag & 2) {
+			head = round_down_u64(page, cont);
+			if (!(sim_page(s, head)->flag & 8))
 				r->tlb_contpte++;
-			s->flag[first] |= 8;
+			sim_page_w(s, head)->flag |= 8;
 		} else {
 			r->tlb_pte++;
 		}
 	}
+}
+
+/*
+ * The table's rows, cont-aligned blocks and TLB entries for mapped text,
+ * over the chunks the replay wrote, in file order: pages no step wrote are
+ * neither cached nor mapped.
+ */
+static int account(struct sim *s)
+{
+	uint64_t chunk = 1ull << s->pages->chunk_order, *keys, *last, page;
+	size_t nr, k, i;
+
+	if (sim_pages_chunks(s->pages, &keys, &nr))
+		return -ENOMEM;
+	last = malloc(s->nvmas * sizeof(*last));
+	if (!last) {
+		free(keys);
+		return -ENOMEM;
+	}
+	for (i = 0; i < s->nvmas; i++)
+		last[i] = NO_FOLIO;
+	for (k = 0; k < nr; k++) {
+		uint64_t first = keys[k] * chunk, end = first + chunk;
+
+		account_folios(s, first, end);
+		for (i = 0; i + 1 < s->nvmas; i++)
+			account_eligible(s, i, first, end, &last[i]);
+		for (page = first; page < end && page < s->nslots; page++)
+			s->r->pmd_mapped += sim_page(s, page)->pmd_mapped;
+	}
+	for (k = 0; k < nr; k++)
+		account_tlb(s, keys[k] * chunk, keys[k] * chunk + chunk);
+	free(last);
+	free(keys);
+	return s->pages->nomem ? -ENOMEM : 0;
 }
 
 static int setup(struct sim *s, const struct execfolio_sim_file *file)
@@ -173,22 +224,12 @@ static int setup(struct sim *s, const struct execfolio_sim_file *file)
 	s->nslots = s->npages + (1ull << s->max_order);
 	s->nslots = round_down_u64(s->nslots, 1ull << s->max_order);
 
-	s->head = malloc(s->nslots * sizeof(*s->head));
-	s->text_map = malloc(s->nslots * sizeof(*s->text_map));
-	s->order = calloc(s->nslots, 1);
-	s->ra_mark = calloc(s->nslots, 1);
-	s->data_mapped = calloc(s->nslots, 1);
-	s->pmd_mapped = calloc(s->nslots, 1);
-	s->flag = calloc(s->nslots, 1);
+	/* A chunk holds the largest folio and a contpte block. */
+	sim_pages_init(s->pages, max_u64(s->max_order, s->cont_order));
 	s->nvmas = file->nsegs + 1;
 	s->vmas = calloc(s->nvmas, sizeof(*s->vmas));
-	if (!s->head || !s->text_map || !s->order || !s->ra_mark ||
-	    !s->data_mapped || !s->pmd_mapped || !s->flag || !s->vmas)
+	if (!s->vmas)
 		return -ENOMEM;
-	for (i = 0; i < s->nslots; i++) {
-		s->head[i] = NO_FOLIO;
-		s->text_map[i] = NOT_MAPPED;
-	}
 	for (i = 0; i < file->nsegs; i++) {
 		const struct execfolio_sim_segment *seg = &file->segs[i];
 
@@ -209,13 +250,7 @@ static int setup(struct sim *s, const struct execfolio_sim_file *file)
 
 static void teardown(struct sim *s)
 {
-	free(s->head);
-	free(s->text_map);
-	free(s->order);
-	free(s->ra_mark);
-	free(s->data_mapped);
-	free(s->pmd_mapped);
-	free(s->flag);
+	sim_pages_free(s->pages);
 	free(s->vmas);
 	free(s->streams);
 }
@@ -224,7 +259,10 @@ int execfolio_sim_run(const struct execfolio_sim_file *file,
 		      const struct execfolio_sim_params *params,
 		      struct execfolio_sim_result *result)
 {
-	struct sim s = { .p = params, .r = result, .size = file->size };
+	struct sim_pages pages = { 0 };
+	struct sim s = {
+		.p = params, .r = result, .size = file->size, .pages = &pages
+	};
 	size_t i;
 	int ret;
 
@@ -258,8 +296,8 @@ int execfolio_sim_run(const struct execfolio_sim_file *file,
 
 		if (t->page >= s.npages)
 			continue;
-		if (!(s.flag[t->page] & 1)) {
-			s.flag[t->page] |= 1;
+		if (!(sim_page(&s, t->page)->flag & 1)) {
+			sim_page_w(&s, t->page)->flag |= 1;
 			result->touched_pages++;
 			if (!sim_is_data_vma(&s, sim_find_vma(&s, t->page)))
 				result->text_touched_pages++;
@@ -276,9 +314,11 @@ int execfolio_sim_run(const struct execfolio_sim_file *file,
 				continue;
 		}
 		ret = sim_fault(&s, t);
+		if (!ret && pages.nomem)
+			ret = -ENOMEM;
 	}
 	if (!ret)
-		account(&s);
+		ret = account(&s);
 	teardown(&s);
 	return ret;
 }

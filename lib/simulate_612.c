@@ -40,7 +40,7 @@ static void page_cache_async_ra(struct sim *s, struct ractl *ractl,
 				uint64_t head, uint64_t req_count)
 {
 	struct ra_state *ra = ractl->ra;
-	unsigned int order = s->order[head];
+	unsigned int order = sim_page(s, head)->order;
 
 	if (!sim_async_ra_window(s, ractl, head, req_count))
 		return;
@@ -94,13 +94,13 @@ static void do_async_mmap_readahead(struct sim *s, struct ra_state *ra,
 				    uint64_t page, bool exec)
 {
 	struct ractl ractl = { .index = page, .ra = ra };
-	uint64_t head = s->head[page];
+	uint64_t head = sim_page(s, page)->head;
 
 	if (!s->p->ra_pages)
 		return;
 	if (ra->mmap_miss)
 		ra->mmap_miss--;
-	if (s->ra_mark[head])
+	if (sim_page(s, head)->ra_mark)
 		page_cache_async_ra(s, &ractl, head, s->p->ra_pages);
 }
 
@@ -119,7 +119,7 @@ static void do_fault_around(struct sim *s, struct ra_state *ra, uint64_t page,
 	sim_fault_around_window(s, page, vma_idx, &q, &end);
 	for (; q < end; q++) {
 		if (q >= s->npages || !sim_present(s, q) ||
-		    s->ra_mark[s->head[q]])
+		    sim_page(s, sim_page(s, q)->head)->ra_mark)
 			continue;
 		sim_map_page(s, q, vma_idx);
 	}
@@ -136,8 +136,8 @@ static int filemap_get_pages(struct sim *s, struct ra_state *ra, uint64_t page)
 		page_cache_sync_ra(s, ra, page, 1);
 		if (!sim_present(s, page))
 			return sim_filemap_create_folio(s, page);
-	} else if (s->ra_mark[s->head[page]]) {
-		uint64_t head = s->head[page];
+	} else if (sim_page(s, sim_page(s, page)->head)->ra_mark) {
+		uint64_t head = sim_page(s, page)->head;
 		struct ractl ractl = { .index = head, .ra = ra };
 
 		page_cache_async_ra(s, &ractl, head, page + 1 - head);

@@ -170,13 +170,13 @@ static void do_async_mmap_readahead(struct sim *s, struct ra_state *ra,
 				    uint64_t page, bool exec)
 {
 	struct ractl ractl = { .index = page, .ra = ra };
-	uint64_t head = s->head[page];
+	uint64_t head = sim_page(s, page)->head;
 
 	if (!s->p->ra_pages)
 		return;
 	if (!exec && ra->mmap_miss)
 		ra->mmap_miss--;
-	if (s->ra_mark[head])
+	if (sim_page(s, head)->ra_mark)
 		page_cache_async_ra(s, &ractl, head, s->p->ra_pages);
 }
 
@@ -187,7 +187,8 @@ static void do_async_mmap_readahead(struct sim *s, struct ra_state *ra,
  */
 static void finish_fault(struct sim *s, uint64_t page, int vma_idx, bool exec)
 {
-	uint64_t head = s->head[page], nr = 1ull << s->order[head], i;
+	uint64_t head = sim_page(s, page)->head,
+		 nr = 1ull << sim_page(s, head)->order, i;
 	bool inside_file = head + nr <= s->npages;
 
 	if (inside_file && sim_folio_pmd_mappable(s, head, &s->vmas[vma_idx])) {
@@ -227,10 +228,10 @@ static void do_fault_around(struct sim *s, struct ra_state *ra, uint64_t page,
 			q++;
 			continue;
 		}
-		head = s->head[q];
-		next = head + (1ull << s->order[head]);
+		head = sim_page(s, q)->head;
+		next = head + (1ull << sim_page(s, head)->order);
 		inside_file = next < s->npages;
-		if (s->ra_mark[head]) {
+		if (sim_page(s, head)->ra_mark) {
 			q = next;
 			continue;
 		}
@@ -267,8 +268,8 @@ static int filemap_get_pages(struct sim *s, struct ra_state *ra, uint64_t page)
 		page_cache_sync_ra(s, ra, page, 1);
 	if (!sim_present(s, page))
 		return sim_filemap_create_folio(s, page);
-	head = s->head[page];
-	if (s->ra_mark[head]) {
+	head = sim_page(s, page)->head;
+	if (sim_page(s, head)->ra_mark) {
 		/* filemap_readahead(): from the folio found */
 		struct ractl ractl = { .index = head, .ra = ra };
 

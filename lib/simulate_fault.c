@@ -16,7 +16,7 @@ bool sim_folio_pmd_mappable(const struct sim *s, uint64_t head,
 {
 	uint64_t nr = 1ull << s->pmd_order;
 
-	return s->order[head] == s->pmd_order && head >= vma->first &&
+	return sim_page(s, head)->order == s->pmd_order && head >= vma->first &&
 	       head + nr - 1 <= vma->last &&
 	       !((uint64_t)((int64_t)head + vma->delta) & (nr - 1));
 }
@@ -24,22 +24,22 @@ bool sim_folio_pmd_mappable(const struct sim *s, uint64_t head,
 bool sim_mapped(const struct sim *s, uint64_t page, int vma)
 {
 	if (sim_is_data_vma(s, vma))
-		return s->data_mapped[page];
-	return s->text_map[page] != NOT_MAPPED;
+		return sim_page(s, page)->data_mapped;
+	return sim_page(s, page)->text_map != NOT_MAPPED;
 }
 
 void sim_map_pte(struct sim *s, uint64_t page, int vma_idx)
 {
 	if (sim_is_data_vma(s, vma_idx))
-		s->data_mapped[page] = 1;
+		sim_page_w(s, page)->data_mapped = 1;
 	else
-		s->text_map[page] = vma_idx;
+		sim_page_w(s, page)->text_map = vma_idx;
 }
 
 void sim_map_page(struct sim *s, uint64_t page, int vma_idx)
 {
 	const struct vma *vma = &s->vmas[vma_idx];
-	uint64_t head = s->head[page], i, nr;
+	uint64_t head = sim_page(s, page)->head, i, nr;
 
 	if (sim_mapped(s, page, vma_idx))
 		return;
@@ -50,8 +50,8 @@ void sim_map_page(struct sim *s, uint64_t page, int vma_idx)
 	}
 	nr = 1ull << s->pmd_order;
 	for (i = head; i < head + nr; i++) {
-		s->text_map[i] = vma_idx;
-		s->pmd_mapped[i] = 1;
+		sim_page_w(s, i)->text_map = vma_idx;
+		sim_page_w(s, i)->pmd_mapped = 1;
 	}
 }
 
@@ -68,7 +68,8 @@ int sim_find_vma(const struct sim *s, uint64_t page)
 bool sim_folio_fits(const struct sim *s, uint64_t head, int vma_idx)
 {
 	const struct vma *vma = &s->vmas[vma_idx];
-	uint64_t nr = 1ull << s->order[head], table = 1ull << s->pmd_order;
+	uint64_t nr = 1ull << sim_page(s, head)->order,
+		 table = 1ull << s->pmd_order;
 	uint64_t va = (uint64_t)((int64_t)head + vma->delta);
 
 	return head >= vma->first && head + nr - 1 <= vma->last &&
@@ -77,7 +78,7 @@ bool sim_folio_fits(const struct sim *s, uint64_t head, int vma_idx)
 
 bool sim_folio_unmapped(const struct sim *s, uint64_t head, int vma_idx)
 {
-	uint64_t nr = 1ull << s->order[head], i;
+	uint64_t nr = 1ull << sim_page(s, head)->order, i;
 
 	for (i = head; i < head + nr; i++)
 		if (sim_mapped(s, i, vma_idx))

@@ -41,6 +41,33 @@ struct vma {
 	int64_t delta; /* virtual page = file page + delta */
 };
 
+/* What the simulator knows of one page of the file. */
+struct sim_page {
+	uint64_t head; /* first page of the folio caching it; NO_FOLIO */
+	int32_t text_map; /* exec segment it is mapped through; NOT_MAPPED */
+	uint8_t order; /* at the head */
+	uint8_t ra_mark; /* PG_readahead, at the head */
+	uint8_t data_mapped; /* mapped through a non-exec mapping */
+	uint8_t pmd_mapped;
+	uint8_t flag; /* scratch: touched, then TLB accounting */
+};
+
+/*
+ * The pages the replay reached, in chunks of 1 << chunk_order pages (the
+ * largest folio) allocated on first write (simulate_pages.c).
+ */
+struct sim_pages {
+	unsigned int chunk_order;
+	uint64_t *keys; /* chunk index, UINT64_MAX for a free slot */
+	struct sim_page **chunks;
+	size_t size, used; /* slots (a power of two), chunks */
+	/* The chunk used last: replays stay in one chunk for long. */
+	uint64_t last_key;
+	struct sim_page *last_chunk;
+	bool nomem; /* a chunk could not be allocated: the replay fails */
+	struct sim_page scratch; /* written instead, then */
+};
+
 struct sim {
 	const struct execfolio_sim_params *p;
 	const struct sim_kernel *kernel; /* the steps of the kernel modelled */
@@ -55,13 +82,8 @@ struct sim {
 	/* 7.3: the VM_EXEC branch's order without a preference */
 	unsigned int exec_order;
 
-	uint64_t *head; /* first page of the folio caching each page */
-	uint8_t *order; /* at the head */
-	uint8_t *ra_mark; /* PG_readahead, at the head */
-	int32_t *text_map; /* exec segment a page is mapped through */
-	uint8_t *data_mapped; /* mapped through a non-exec mapping */
-	uint8_t *pmd_mapped;
-	uint8_t *flag; /* scratch: touched, then TLB accounting */
+	/* Per page; written through a const struct sim by the lookups. */
+	struct sim_pages *pages;
 
 	struct vma *vmas; /* exec segments, then the data mapping */
 	size_t nvmas;
@@ -89,9 +111,20 @@ static inline uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+/* simulate_pages.c */
+
+/* Page @index as it is: a shared unwritable default if never written. */
+const struct sim_page *sim_page(const struct sim *s, uint64_t index);
+/* Page @index to change (s->pages->nomem set when out of memory). */
+struct sim_page *sim_page_w(struct sim *s, uint64_t index);
+void sim_pages_init(struct sim_pages *t, unsigned int chunk_order);
+/* The indices of the chunks written, ascending, in *@keys to free(). */
+int sim_pages_chunks(const struct sim_pages *t, uint64_t **keys, size_t *nr);
+void sim_pages_free(struct sim_pages *t);
+
 static inline bool sim_present(const struct sim *s, uint64_t index)
 {
-	return index < s->nslots && s->head[index] != NO_FOLIO;
+	return index < s->nslots && sim_page(s, index)->head != NO_FOLIO;
 }
 
 /* The last file page of the data mapping: every fault outside the text. */

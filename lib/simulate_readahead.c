@@ -17,12 +17,12 @@ int sim_add_folio(struct sim *s, uint64_t index, unsigned int order, bool mark)
 	if (index + nr > s->nslots)
 		return -ENOMEM;
 	for (i = index; i < index + nr; i++)
-		if (s->head[i] != NO_FOLIO)
+		if (sim_page(s, i)->head != NO_FOLIO)
 			return -EEXIST;
 	for (i = index; i < index + nr; i++)
-		s->head[i] = index;
-	s->order[index] = order;
-	s->ra_mark[index] = mark;
+		sim_page_w(s, i)->head = index;
+	sim_page_w(s, index)->order = order;
+	sim_page_w(s, index)->ra_mark = mark;
 	end = min_u64((index + nr) * s->p->page_size, s->size);
 	if (end > index * s->p->page_size)
 		s->r->read_bytes += end - index * s->p->page_size;
@@ -231,9 +231,9 @@ bool sim_async_ra_window(struct sim *s, struct ractl *ractl, uint64_t head,
 	uint64_t max_pages = s->p->ra_pages;
 	uint64_t index = ractl->index, expected, start;
 
-	s->ra_mark[head] = 0;
+	sim_page_w(s, head)->ra_mark = 0;
 	expected = round_down_u64(ra->start + ra->size - ra->async_size,
-				  1ull << s->order[head]);
+				  1ull << sim_page(s, head)->order);
 	if (index == expected) {
 		ra->start += ra->size;
 		ra->size =

@@ -74,18 +74,29 @@ static int fail_errno(char *err, size_t errlen, const char *path, int ret)
 	return fail(err, errlen, path, meaning(ret), ret);
 }
 
-/* The inode flags (chattr) of @path, or -errno. */
-static int inode_flags(const char *path, unsigned int *flags)
+/* The inode flags (chattr) of the open file @fd, or -errno. */
+static int inode_flags_fd(int fd, unsigned int *flags)
 {
-	int fd, attr = 0, ret = 0;
+	int attr = 0;
 
+	if (ioctl(fd, FS_IOC_GETFLAGS, &attr))
+		return -errno;
+	*flags = (unsigned int)attr;
+	return 0;
+}
+
+/* The inode flags of @path, or of @fd when it is not negative. */
+static int inode_flags(const char *path, int fd, unsigned int *flags)
+{
+	int ret;
+
+	if (fd >= 0)
+		return inode_flags_fd(fd, flags);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
-	if (ioctl(fd, FS_IOC_GETFLAGS, &attr))
-		ret = -errno;
+	ret = inode_flags_fd(fd, flags);
 	close(fd);
-	*flags = (unsigned int)attr;
 	return ret;
 }
 
@@ -94,15 +105,16 @@ static int inode_flags(const char *path, unsigned int *flags)
  * apart: an immutable or append-only file (chattr +i/+a) refuses every
  * xattr change, even root's; only when the file is neither does EPERM mean
  * a missing CAP_SYS_ADMIN, or, with the capability, a refusal by a
- * security module.
+ * security module. The file is @fd when it is not negative, else @path.
  */
-static int change_failed(char *err, size_t errlen, const char *path, int ret)
+static int change_failed(char *err, size_t errlen, const char *path, int fd,
+			 int ret)
 {
 	unsigned int flags = 0;
 
 	if (ret != -EPERM)
 		return fail_errno(err, errlen, path, ret);
-	if (!inode_flags(path, &flags)) {
+	if (!inode_flags(path, fd, &flags)) {
 		if (flags & FS_IMMUTABLE_FL)
 			return fail(
 				err, errlen, path,
@@ -152,10 +164,12 @@ int execfolio_xattr_get(const char *path, struct execfolio_stored *stored,
 	return fail_errno(err, errlen, path, ret);
 }
 
-int execfolio_xattr_set(const char *path, uint32_t size, char *err,
-			size_t errlen)
+/* setxattr() of @path, or fsetxattr() of @fd when it is not negative. */
+static int set_value(const char *path, int fd, uint32_t size, char *err,
+		     size_t errlen)
 {
 	char value[EXECFOLIO_SIZE_STR];
+	int ret;
 
 	if (!execfolio_size_valid(size)) {
 		snprintf(err, errlen, "%s: %" PRIu32 " is not a policy size",
@@ -163,9 +177,25 @@ int execfolio_xattr_set(const char *path, uint32_t size, char *err,
 		return -EINVAL;
 	}
 	execfolio_format_size(size, value);
-	if (setxattr(path, EXECFOLIO_XATTR, value, strlen(value), 0))
-		return change_failed(err, errlen, path, -errno);
+	if (fd >= 0)
+		ret = fsetxattr(fd, EXECFOLIO_XATTR, value, strlen(value), 0);
+	else
+		ret = setxattr(path, EXECFOLIO_XATTR, value, strlen(value), 0);
+	if (ret)
+		return change_failed(err, errlen, path, fd, -errno);
 	return 0;
+}
+
+int execfolio_xattr_set(const char *path, uint32_t size, char *err,
+			size_t errlen)
+{
+	return set_value(path, -1, size, err, errlen);
+}
+
+int execfolio_xattr_fset(int fd, const char *name, uint32_t size, char *err,
+			 size_t errlen)
+{
+	return set_value(name, fd, size, err, errlen);
 }
 
 int execfolio_xattr_remove(const char *path, char *err, size_t errlen)
@@ -174,5 +204,5 @@ int execfolio_xattr_remove(const char *path, char *err, size_t errlen)
 		return 1;
 	if (errno == ENODATA)
 		return 0;
-	return change_failed(err, errlen, path, -errno);
+	return change_failed(err, errlen, path, -1, -errno);
 }

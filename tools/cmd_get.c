@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * execfolio get PATH...: the stored value, the mount default and the
- * effective policy: what the kernel (patched XFS) or the execfoliofs daemon
- * applies, none where nothing reads the attribute.
+ * effective policy: what the kernel (patched XFS) applies, none where
+ * nothing applies it (execfoliofs too: its daemon's policy, which it
+ * traces, is shown beside).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,6 +26,8 @@ struct get_ctx {
 	bool json;
 	bool verbose;
 	bool privileged;
+	bool said_unprivileged; /* the CAP_SYS_ADMIN message, once */
+	bool any_unknown;
 	struct execfolio_json out;
 };
 
@@ -33,6 +36,11 @@ struct file_policy {
 	struct execfolio_stored stored;
 	struct execfolio_mount mnt;
 	bool mount_known;
+	/*
+	 * Who applies what is known: always with CAP_SYS_ADMIN; without it
+	 * wherever the answer does not depend on the hidden attribute.
+	 */
+	bool known;
 	/*
 	 * The stored value read as the kernel reads it, for xattr_invalid (a
 	 * malformed value is ignored); what applies is in @applied.
@@ -57,12 +65,14 @@ static void get_usage(void)
 	       "Prints one line per file: PATH SIZE SOURCE, where SIZE is the effective\n"
 	       "exec folio size (0 for none) and SOURCE is xattr, mount or none: what\n"
 	       "the kernel applies on XFS with the execfolio series (%s >\n"
-	       "the mount's %s= default > none) or the execfoliofs daemon\n"
-	       "applies on its mounts. Elsewhere nothing reads the attribute: SIZE SOURCE\n"
-	       "read \"0 none\", and a note on stderr says why. -v adds the stored value,\n"
-	       "the mount default and who applies the policy. Reading %s\n"
-	       "needs CAP_SYS_ADMIN: without it the policy cannot be told and SIZE SOURCE\n"
-	       "read \"? unknown\".\n\n"
+	       "the mount's %s= default > none). Elsewhere nothing applies\n"
+	       "the attribute: SIZE SOURCE read \"0 none\", and a note on stderr says\n"
+	       "why. On execfoliofs the daemon resolves the policy for its traces, but\n"
+	       "the kernel does not apply it: \"0 none\" too, -v shows the daemon's.\n"
+	       "-v adds the stored value, the mount default and who applies the policy.\n"
+	       "Reading %s needs CAP_SYS_ADMIN: without it, where the\n"
+	       "policy depends on it, SIZE SOURCE read \"? unknown\". Paths are printed\n"
+	       "with backslash and newline as \\\\ and \\n.\n\n"
 	       "  -r, --recursive  visit regular files below directories\n"
 	       "  -v, --verbose    add stored=, mount_default=, fs=, applied_by= and why=\n"
 	       "      --json       a JSON array, one object per file\n",
@@ -102,16 +112,33 @@ static const char *mount_default_text(const struct file_policy *fp, char *buf)
 	return "-";
 }
 
+/* " daemon_size=SIZE daemon_source=SOURCE[ daemon_invalid_xattr=yes]" */
+static void print_daemon(const struct execfolio_daemon_policy *daemon)
+{
+	char size[EXECFOLIO_SIZE_STR];
+
+	if (!daemon->known) {
+		printf(" daemon_size=? daemon_source=?");
+		return;
+	}
+	printf(" daemon_size=%s daemon_source=%s",
+	       daemon->size ? execfolio_format_size(daemon->size, size) : "0",
+	       execfolio_source_name(daemon->source));
+	if (daemon->invalid_xattr)
+		printf(" daemon_invalid_xattr=yes");
+}
+
 static void print_line(struct get_ctx *ctx, const char *path,
 		       const struct file_policy *fp)
 {
 	char size[EXECFOLIO_SIZE_STR], stored[64], mount[EXECFOLIO_SIZE_STR];
 	const struct execfolio_applied *applied = &fp->applied;
 
-	if (!ctx->privileged)
-		printf("%s ? unknown", path);
+	print_path(stdout, path);
+	if (!fp->known)
+		printf(" ? unknown");
 	else
-		printf("%s %s %s", path,
+		printf(" %s %s",
 		       applied->size ?
 			       execfolio_format_size(applied->size, size) :
 			       "0",
@@ -128,12 +155,14 @@ static void print_line(struct get_ctx *ctx, const char *path,
 			printf(" kernel_order=%u pending=%s",
 			       applied->kernel.order,
 			       applied->kernel.pending ? "yes" : "no");
-		if (ctx->privileged)
+		if (fp->known)
 			printf(" applied_by=%s",
 			       execfolio_applier_name(applied->by));
-		if (ctx->privileged && applied->by == EXECFOLIO_APPLIED_BY_NONE)
+		if (fp->known && applied->by == EXECFOLIO_APPLIED_BY_NONE)
 			printf(" why=%s",
 			       execfolio_not_applied_name(applied->why));
+		if (fp->known && applied->why == EXECFOLIO_NOT_APPLIED_FUSE)
+			print_daemon(&applied->daemon);
 	}
 	putchar('\n');
 }
@@ -148,8 +177,8 @@ static void print_json(struct get_ctx *ctx, const char *path,
 
 	execfolio_json_object(j, NULL);
 	execfolio_json_string(j, "path", path);
-	execfolio_json_bool(j, "known", ctx->privileged);
-	if (ctx->privileged) {
+	execfolio_json_bool(j, "known", fp->known);
+	if (fp->known) {
 		execfolio_json_string(
 			j, "size", execfolio_format_size(applied->size, size));
 		execfolio_json_u64(j, "size_bytes", applied->size);
@@ -163,12 +192,12 @@ static void print_json(struct get_ctx *ctx, const char *path,
 				execfolio_not_applied_name(applied->why));
 			execfolio_json_string(j, "why", fp->why);
 		}
-		if (fp->stored.present) {
-			stored_text(&fp->stored, stored, sizeof(stored));
-			execfolio_json_string(j, "stored", stored);
-			execfolio_json_bool(j, "stored_valid",
-					    !fp->policy.xattr_invalid);
-		}
+	}
+	if (ctx->privileged && fp->stored.present) {
+		stored_text(&fp->stored, stored, sizeof(stored));
+		execfolio_json_string(j, "stored", stored);
+		execfolio_json_bool(j, "stored_valid",
+				    !fp->policy.xattr_invalid);
 	}
 	if (fp->mount_known) {
 		execfolio_json_string(j, "mount", fp->mnt.mountpoint);
@@ -178,6 +207,18 @@ static void print_json(struct get_ctx *ctx, const char *path,
 		execfolio_json_string(j, "mount_default",
 				      execfolio_format_size(fp->mnt.size,
 							    size));
+	if (applied->daemon.known) {
+		const struct execfolio_daemon_policy *d = &applied->daemon;
+
+		execfolio_json_object(j, "daemon");
+		execfolio_json_string(j, "size",
+				      execfolio_format_size(d->size, size));
+		execfolio_json_u64(j, "size_bytes", d->size);
+		execfolio_json_string(j, "source",
+				      execfolio_source_name(d->source));
+		execfolio_json_bool(j, "invalid_xattr", d->invalid_xattr);
+		execfolio_json_end(j);
+	}
 	if (applied->by == EXECFOLIO_APPLIED_BY_KERNEL) {
 		const struct execfolio_kernel_state *k = &applied->kernel;
 
@@ -193,6 +234,30 @@ static void print_json(struct get_ctx *ctx, const char *path,
 		execfolio_json_end(j);
 	}
 	execfolio_json_end(j);
+}
+
+/*
+ * Who applies the policy of @path. Without CAP_SYS_ADMIN a kernel with the
+ * series refuses its ioctl, and the answer stays unknown (fp->known false);
+ * elsewhere nothing applies the attribute, whatever it holds.
+ */
+static int query_applied(struct get_ctx *ctx, const char *path,
+			 struct file_policy *fp)
+{
+	int ret = execfolio_applied_query(path, &fp->mnt, &fp->applied);
+
+	if (!ret) {
+		fp->known = true;
+		return 0;
+	}
+	if (!ctx->privileged && (ret == -EPERM || ret == -EACCES))
+		return 0;
+	err_msg("%s: %s: cannot ask %s which policy it applies: %s", ctx->cmd,
+		path,
+		strcmp(fp->mnt.fstype, "xfs") ? "the execfoliofs daemon" :
+						"the kernel",
+		ret == -EBADMSG ? "malformed answer" : strerror(-ret));
+	return 1;
 }
 
 static int get_one(const char *path, const struct stat *st, void *data)
@@ -229,20 +294,15 @@ static int get_one(const char *path, const struct stat *st, void *data)
 		inode.xattr_len = fp.stored.len;
 	}
 	execfolio_resolve(&inode, &fp.policy);
-	if (ctx->privileged) {
-		ret = execfolio_applied_query(path, &fp.mnt, &fp.applied);
-		if (ret) {
-			err_msg("%s: %s: cannot ask %s which policy it applies: %s",
-				ctx->cmd, path,
-				strcmp(fp.mnt.fstype, "xfs") ?
-					"the execfoliofs daemon" :
-					"the kernel",
-				ret == -EBADMSG ? "malformed answer" :
-						  strerror(-ret));
-			return 1;
-		}
-	}
-	if (ctx->privileged && fp.applied.by == EXECFOLIO_APPLIED_BY_NONE) {
+	if (query_applied(ctx, path, &fp))
+		return 1;
+	if (!fp.known) {
+		ctx->any_unknown = true;
+		if (!ctx->said_unprivileged)
+			err_msg("%s: %s: cannot read %s without CAP_SYS_ADMIN, so the policy cannot be told: run as root",
+				ctx->cmd, path, EXECFOLIO_XATTR);
+		ctx->said_unprivileged = true;
+	} else if (fp.applied.by == EXECFOLIO_APPLIED_BY_NONE) {
 		execfolio_not_applied_text(&fp.applied, &fp.mnt, fp.why,
 					   sizeof(fp.why));
 		if (fs_first_seen(st->st_dev))
@@ -290,15 +350,6 @@ int cmd_get(int argc, char **argv)
 		return usage_error(ctx.cmd, "missing PATH");
 
 	ctx.privileged = execfolio_may_access_trusted();
-	if (!ctx.privileged) {
-		char paths[PATH_MAX + 64];
-
-		err_msg("%s: %s: cannot read %s without CAP_SYS_ADMIN, so the policy cannot be told: run as root",
-			ctx.cmd,
-			paths_text(argv + optind, argc - optind, paths,
-				   sizeof(paths)),
-			EXECFOLIO_XATTR);
-	}
 	if (ctx.json) {
 		execfolio_json_init(&ctx.out, stdout);
 		execfolio_json_array(&ctx.out, NULL);
@@ -312,5 +363,5 @@ int cmd_get(int argc, char **argv)
 		return EXIT_FAILED;
 	}
 	/* Unknown is not an answer: say so in the exit status too. */
-	return ctx.privileged ? ret : EXIT_FAILED;
+	return ctx.any_unknown ? EXIT_FAILED : ret;
 }

@@ -8,10 +8,12 @@
  * "report", names it in messages.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <execfolio/policy.h>
 #include <execfolio/report.h>
@@ -62,26 +64,40 @@ static int parse_kb(const char *arg, unsigned int *kb)
 	return 0;
 }
 
-/* --apply DIR: store each suggestion; "set SIZE PATH" lines on @log. */
+/*
+ * --apply DIR: store each suggestion on the file resolved inside DIR;
+ * "set SIZE DIR/PATH" lines on @log.
+ */
 static int apply(const char *cmd, const struct execfolio_report *r,
 		 const char *dir, FILE *log)
 {
 	char path[8192], canon[EXECFOLIO_SIZE_STR], err[EXECFOLIO_ERR_MAX];
-	int status = EXIT_OK, ret;
+	int status = EXIT_OK, dirfd, fd, ret;
 	size_t i;
 
+	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		err_msg("%s: --apply %s: %s", cmd, dir, strerror(errno));
+		return EXIT_FAILED;
+	}
 	for (i = 0; i < r->nfiles; i++) {
 		const struct execfolio_report_file *f = &r->files[i];
 
 		if (!f->included || !f->suggested)
 			continue;
-		if (execfolio_report_target(dir, f->path, path, sizeof(path))) {
-			err_msg("%s: not applying to \"%s\": not a path inside %s",
-				cmd, f->path, dir);
+		fd = execfolio_report_open_target(dirfd, dir, f->path, err,
+						  sizeof(err));
+		if (fd < 0) {
+			err_msg("%s: %s", cmd, err);
 			status = EXIT_FAILED;
+			if (fd == -ENOSYS)
+				break;
 			continue;
 		}
-		ret = execfolio_xattr_set(path, f->suggested, err, sizeof(err));
+		snprintf(path, sizeof(path), "%s/%s", dir, f->path);
+		ret = execfolio_xattr_fset(fd, path, f->suggested, err,
+					   sizeof(err));
+		close(fd);
 		if (ret) {
 			err_msg("%s: %s", cmd, err);
 			status = EXIT_FAILED;
@@ -90,6 +106,7 @@ static int apply(const char *cmd, const struct execfolio_report *r,
 		fprintf(log, "set %s %s\n",
 			execfolio_format_size(f->suggested, canon), path);
 	}
+	close(dirfd);
 	return status;
 }
 

@@ -92,18 +92,20 @@ static void print_row(struct scan_ctx *ctx, const char *path,
 	}
 
 	if (elf->type == EXECFOLIO_ELF_NONE) {
-		printf("%-14s %8s %8s %-7s %-3s %-11s %s\n", "not-elf", "-",
-		       "-", "-", "-", "none", path);
-		return;
+		printf("%-14s %8s %8s %-7s %-3s %-11s ", "not-elf", "-", "-",
+		       "-", "-", "none");
+	} else {
+		/* Text past the end of the file: say why there is no size. */
+		printf("%-14s %8zu %8s %-7s %-3s %-11s ",
+		       execfolio_elf_type_name(elf->type), elf->nsegments,
+		       human_bytes(elf->text_bytes, text, sizeof(text)),
+		       yes_no(elf, elf->contpte_ok), yes_no(elf, elf->pmd_ok),
+		       elf->npast_eof ?
+			       "truncated" :
+			       execfolio_format_size(elf->recommended, size));
 	}
-	/* Text past the end of the file: say why there is no size. */
-	printf("%-14s %8zu %8s %-7s %-3s %-11s %s\n",
-	       execfolio_elf_type_name(elf->type), elf->nsegments,
-	       human_bytes(elf->text_bytes, text, sizeof(text)),
-	       yes_no(elf, elf->contpte_ok), yes_no(elf, elf->pmd_ok),
-	       elf->npast_eof ? "truncated" :
-				execfolio_format_size(elf->recommended, size),
-	       path);
+	print_path(stdout, path);
+	putchar('\n');
 }
 
 static void print_json(struct scan_ctx *ctx, const char *path,

@@ -41,19 +41,21 @@ static const struct option set_options[] = {
 
 static void set_usage(void)
 {
-	printf("Usage: %s set [-r] [-n] [-v] SIZE|auto PATH...\n"
+	printf("Usage: %s set [-r] [-n] [-v] [--if-unset] SIZE|auto PATH...\n"
 	       "       %s clear [-r] [-n] [-v] PATH...\n\n"
 	       "set writes the exec folio policy xattr (%s) on each file.\n"
 	       "SIZE is " POLICY_SIZE_HELP ";\n"
 	       "none opts a file out of the mount default. auto picks the size\n"
 	       "`%s scan` recommends for ELF executables and shared libraries\n"
 	       "and leaves other files alone. clear removes the xattr. Only XFS under a\n"
-	       "kernel with the execfolio series, and execfoliofs, apply the policy:\n"
-	       "elsewhere set still writes it, and warns once per file system.\n\n"
+	       "kernel with the execfolio series applies the policy (execfoliofs records\n"
+	       "it in its traces): elsewhere set still writes it, and warns once per file\n"
+	       "system. Exit status: 0 success, 1 some file failed, 2 usage.\n\n"
 	       "  -r, --recursive  visit regular files below directories\n"
 	       "  -n, --dry-run    say what would be done, change nothing\n"
 	       "  -v, --verbose    print each file changed\n"
-	       "      --if-unset   set: leave files that have a policy xattr alone\n",
+	       "      --if-unset   set: leave files that have a valid policy xattr\n"
+	       "                   alone (a malformed one is replaced, with a warning)\n",
 	       progname, progname, EXECFOLIO_XATTR, progname);
 }
 
@@ -101,27 +103,54 @@ static void warn_if_not_applied(struct set_ctx *ctx, const char *path)
 	}
 	if (applied.by != EXECFOLIO_APPLIED_BY_NONE)
 		return;
-	err_msg("%s: %s: warning: %s; the attribute is stored, but it changes nothing on this system",
-		ctx->cmd, path,
-		execfolio_not_applied_text(&applied, &mnt, why, sizeof(why)));
+	err_msg("%s: %s: warning: %s; the attribute is stored%s", ctx->cmd,
+		path,
+		execfolio_not_applied_text(&applied, &mnt, why, sizeof(why)),
+		applied.why == EXECFOLIO_NOT_APPLIED_FUSE ?
+			" and traced" :
+			", but it changes nothing on this system");
+}
+
+/*
+ * --if-unset: whether @path has a policy to keep. A malformed value is
+ * none (the kernel and the daemon ignore it): it is replaced, and said so.
+ * Returns 1 to keep the file as it is, 0 to set it, -1 on failure.
+ */
+static int has_policy(struct set_ctx *ctx, const char *path)
+{
+	struct execfolio_stored stored;
+	char err[EXECFOLIO_ERR_MAX];
+	uint32_t size;
+	int ret;
+
+	ret = execfolio_xattr_get(path, &stored, err, sizeof(err));
+	if (ret && ret != -E2BIG) {
+		err_msg("%s: %s", ctx->cmd, err);
+		return -1;
+	}
+	if (!stored.present)
+		return 0;
+	if (ret != -E2BIG &&
+	    !execfolio_parse_size(stored.value, stored.len, &size))
+		return 1;
+	err_msg("%s: %s: warning: the stored %s is malformed, so it is no policy (the kernel ignores it): replacing it",
+		ctx->cmd, path, EXECFOLIO_XATTR);
+	return 0;
 }
 
 static int set_one(const char *path, const struct stat *st, void *data)
 {
 	struct set_ctx *ctx = data;
 	char canon[EXECFOLIO_SIZE_STR];
-	struct execfolio_stored stored;
 	char err[EXECFOLIO_ERR_MAX];
 	uint32_t size = ctx->size;
 	int ret;
 
 	if (ctx->if_unset) {
-		ret = execfolio_xattr_get(path, &stored, err, sizeof(err));
-		if (ret && ret != -E2BIG) {
-			err_msg("%s: %s", ctx->cmd, err);
+		ret = has_policy(ctx, path);
+		if (ret < 0)
 			return 1;
-		}
-		if (stored.present) {
+		if (ret) {
 			if (ctx->verbose)
 				printf("%s: left alone (has a policy)\n", path);
 			return 0;

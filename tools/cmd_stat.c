@@ -321,6 +321,9 @@ int cmd_stat(int argc, char **argv)
 			if (per_mapping)
 				print_mappings(&mappings, st->page_size);
 		}
+	} else if (json) {
+		/* Nothing measured: still JSON, an empty array of results. */
+		printf("[]\n");
 	}
 	execfolio_measure_close(m);
 	free_mappings(&mappings);

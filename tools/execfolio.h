@@ -36,6 +36,12 @@ void report_print_json(FILE *out, const struct execfolio_report *r,
  */
 const char *paths_text(char **paths, int npaths, char *buf, size_t len);
 
+/*
+ * @path on @out with backslash and newline written as \\ and \n, so that
+ * a line of output stays one line per file.
+ */
+void print_path(FILE *out, const char *path);
+
 /* True the first time a file of file system @dev is met in this run. */
 bool fs_first_seen(dev_t dev);
 

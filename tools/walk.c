@@ -16,12 +16,23 @@ static struct {
 	const char *cmd;
 	walk_fn fn;
 	void *ctx;
+	dev_t dev; /* the file system of the directory being walked */
 	int failed;
 } walk;
 
 static int visit(const char *path, const struct stat *st, int type,
 		 struct FTW *ftw)
 {
+	/*
+	 * Another file system mounted below: not crossed, but said, or a
+	 * tree of mount points would be walked in silence.
+	 */
+	if ((type == FTW_D || type == FTW_F) && st->st_dev != walk.dev) {
+		err_msg("%s: %s: note: a mount point, skipped (-r does not cross into other file systems; name it to visit it)",
+			walk.cmd, path);
+		/* Only a directory has a subtree to skip. */
+		return type == FTW_D ? FTW_SKIP_SUBTREE : FTW_CONTINUE;
+	}
 	switch (type) {
 	case FTW_F:
 		if (S_ISREG(st->st_mode) && walk.fn(path, st, walk.ctx))
@@ -40,7 +51,7 @@ static int visit(const char *path, const struct stat *st, int type,
 	default:
 		break;
 	}
-	return 0;
+	return FTW_CONTINUE;
 }
 
 int walk_paths(const char *cmd, char **paths, int npaths, bool recursive,
@@ -61,8 +72,9 @@ int walk_paths(const char *cmd, char **paths, int npaths, bool recursive,
 			if (fn(paths[i], &st, ctx))
 				walk.failed++;
 		} else if (S_ISDIR(st.st_mode) && recursive) {
+			walk.dev = st.st_dev;
 			if (nftw(paths[i], visit, WALK_FDS,
-				 FTW_PHYS | FTW_MOUNT)) {
+				 FTW_PHYS | FTW_ACTIONRETVAL)) {
 				err_msg("%s: %s: %s", cmd, paths[i],
 					strerror(errno));
 				walk.failed++;

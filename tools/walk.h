@@ -13,7 +13,8 @@ typedef int (*walk_fn)(const char *path, const struct stat *st, void *ctx);
  * Call @fn for each regular file among @paths. A named path is followed if
  * it is a symlink; a named directory is an error unless @recursive, in which
  * case the regular files below it are visited (symlinks and special files
- * below it are skipped, mount points are not crossed). Errors are reported
+ * below it are skipped, mount points are not crossed but each is named in
+ * a note on stderr, which is no failure). Errors are reported
  * with the path and reason. Returns EXIT_OK, or EXIT_FAILED if @fn or the
  * walk failed for any path.
  */

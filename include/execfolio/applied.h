@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Who applies a file's exec folio policy on the running system: the kernel
- * (XFS with the execfolio series), the execfoliofs daemon, or nobody. A
- * policy stored where nothing reads it is kept (an image may be built from
- * the tree) but changes nothing here, and the tools say so.
+ * (XFS with the execfolio series) or nobody. A policy stored where nothing
+ * reads it is kept (an image may be built from the tree) but changes
+ * nothing here, and the tools say so. The execfoliofs daemon resolves the
+ * policy of its files and records it in its traces, but the kernel caches
+ * the files of a FUSE mount without it: applied by nobody, the daemon's
+ * answer kept beside.
  */
 #ifndef EXECFOLIO_APPLIED_H
 #define EXECFOLIO_APPLIED_H
@@ -31,49 +34,62 @@
 enum execfolio_applier {
 	EXECFOLIO_APPLIED_BY_NONE,
 	EXECFOLIO_APPLIED_BY_KERNEL,
-	EXECFOLIO_APPLIED_BY_DAEMON,
 };
 
 /* Why nobody applies the policy (applier EXECFOLIO_APPLIED_BY_NONE). */
 enum execfolio_not_applied {
 	EXECFOLIO_NOT_APPLIED_FILESYSTEM, /* neither XFS nor execfoliofs */
 	EXECFOLIO_NOT_APPLIED_KERNEL, /* XFS, but the kernel lacks the series */
+	/* execfoliofs: its daemon resolves and traces it, the kernel not */
+	EXECFOLIO_NOT_APPLIED_FUSE,
+};
+
+/* What the execfoliofs daemon answers in EXECFOLIO_FUSE_XATTR_POLICY. */
+struct execfolio_daemon_policy {
+	bool known; /* asked and answered (needs CAP_SYS_ADMIN) */
+	uint32_t size;
+	enum execfolio_source source;
+	bool invalid_xattr; /* it ignored a malformed stored value */
 };
 
 struct execfolio_applied {
 	enum execfolio_applier by;
 	enum execfolio_not_applied why; /* when by is EXECFOLIO_APPLIED_BY_NONE */
 	int kernel_err; /* why KERNEL: the ioctl's errno (ENOTTY, ...) */
-	/* The policy in force: by the kernel or the daemon, else 0/none. */
+	/* The policy in force: by the kernel, else 0/none. */
 	uint32_t size;
 	enum execfolio_source source;
 	/* by KERNEL: all XFS_IOC_GET_EXEC_FOLIO said. */
 	struct execfolio_kernel_state kernel;
+	/* why FUSE: the policy the daemon traces, when it could be asked. */
+	struct execfolio_daemon_policy daemon;
 };
 
 /*
  * Find out who applies the policy of the regular file @path on its mount
  * @mnt, and what it applies. XFS is asked with XFS_IOC_GET_EXEC_FOLIO (a
- * kernel without the series answers ENOTTY), an execfoliofs mount through
- * EXECFOLIO_FUSE_XATTR_POLICY. Needs CAP_SYS_ADMIN on those two. Returns 0,
- * or -errno when the kernel or the daemon could not be asked (-EBADMSG: the
- * daemon's answer is not "SIZE SOURCE").
+ * kernel without the series answers ENOTTY, one with it EPERM without
+ * CAP_SYS_ADMIN); on an execfoliofs mount nobody applies it and the daemon
+ * is asked through EXECFOLIO_FUSE_XATTR_POLICY what it traces (without
+ * CAP_SYS_ADMIN it is not asked: applied->daemon.known is false). Returns
+ * 0, or -errno when the kernel or the daemon could not be asked (-EPERM:
+ * the kernel wants CAP_SYS_ADMIN; -EBADMSG: the daemon's answer is not
+ * "SIZE SOURCE").
  */
 int execfolio_applied_query(const char *path, const struct execfolio_mount *mnt,
 			    struct execfolio_applied *applied);
 
 /*
- * Parse the daemon's "SIZE SOURCE[ invalid-xattr]" of @len bytes. Returns 0
- * or -EBADMSG.
+ * Parse the daemon's "SIZE SOURCE[ invalid-xattr]" of @len bytes into
+ * @policy (known set). Returns 0 or -EBADMSG.
  */
 int execfolio_applied_parse_daemon(const char *value, size_t len,
-				   uint32_t *size,
-				   enum execfolio_source *source);
+				   struct execfolio_daemon_policy *policy);
 
-/* "kernel", "daemon" or "none". */
+/* "kernel" or "none". */
 const char *execfolio_applier_name(enum execfolio_applier by);
 
-/* "filesystem" or "kernel": the short reason get -v and --json give. */
+/* "filesystem", "kernel" or "fuse": the short reason of get -v and --json. */
 const char *execfolio_not_applied_name(enum execfolio_not_applied why);
 
 /*

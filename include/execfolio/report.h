@@ -106,6 +106,20 @@ const char *execfolio_report_column(unsigned int k);
 int execfolio_report_target(const char *dir, const char *path, char *buf,
 			    size_t len);
 
+/*
+ * Open the file at @path (as in the trace) for storing its suggestion,
+ * inside the directory open as @dirfd (named @dir in messages): @path must
+ * pass execfolio_report_target()'s check, and is resolved by openat2(2)
+ * with RESOLVE_IN_ROOT, as if @dirfd were the root directory: "..", an
+ * absolute symlink and a relative one climbing out all stay inside it.
+ * Only a regular file is opened (read-only). Returns the descriptor, or
+ * -errno with "DIR/PATH: what is wrong" in @err (-EINVAL: a path out of
+ * the directory or not a regular file; -ENOSYS: a kernel without
+ * openat2, before Linux 5.6).
+ */
+int execfolio_report_open_target(int dirfd, const char *dir, const char *path,
+				 char *err, size_t errlen);
+
 void execfolio_report_free(struct execfolio_report *r);
 
 #endif /* EXECFOLIO_REPORT_H */

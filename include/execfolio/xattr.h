@@ -47,6 +47,13 @@ int execfolio_xattr_set(const char *path, uint32_t size, char *err,
 			size_t errlen);
 
 /*
+ * execfolio_xattr_set() of the file open as @fd (not O_PATH), named @name
+ * in @err.
+ */
+int execfolio_xattr_fset(int fd, const char *name, uint32_t size, char *err,
+			 size_t errlen);
+
+/*
  * Remove the policy xattr. Returns 1 when one was removed, 0 when there was
  * none (not an error), or -errno with @err as for execfolio_xattr_set().
  */

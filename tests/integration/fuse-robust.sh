@@ -11,7 +11,7 @@
 
 why=$(efs_unavailable)
 [ -n "$why" ] && skip_all "$why"
-plan 23
+plan 26
 efs_setup
 
 check_fails "no arguments: usage error" 2 "$EFS"
@@ -24,6 +24,21 @@ check_fails "unknown option and a missing backing directory: usage error first" 
 check_fails "unknown option with a trace: usage error" 2 \
 	"$EFS" -f -o trace="$EFS_DIR/refused.trace",no_such_option "$B" "$M"
 check "... and no trace file made" test ! -e "$EFS_DIR/refused.trace"
+# A trace file that cannot be created is blamed, not the mount point.
+for spelling in "--trace" "-o trace="; do
+	case $spelling in
+	--trace) set -- --trace "$EFS_DIR/nodir/t" ;;
+	*) set -- -o trace="$EFS_DIR/nodir/t" ;;
+	esac
+	err=$("$EFS" -f "$@" "$B" "$M" 2>&1); rc=$?
+	case "$rc:$err" in
+	"1:execfoliofs: cannot create trace file $EFS_DIR/nodir/t: No such file or directory")
+		ok "$spelling FILE in a missing directory: exit 1, the trace file named" ;;
+	*) not_ok "$spelling FILE in a missing directory: exit 1, the trace file named"; diag "$rc $err" ;;
+	esac
+done
+check_fails_saying "--trace without a FILE: usage error" 2 "'--trace' needs a FILE" \
+	"$EFS" -f "$B" "$M" --trace
 check_fails "missing backing directory: refused" 1 "$EFS" -f "$EFS_DIR/missing" "$M"
 : > "$EFS_DIR/plainfile"
 check_fails "backing path not a directory: refused" 1 "$EFS" -f "$EFS_DIR/plainfile" "$M"

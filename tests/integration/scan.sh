@@ -25,7 +25,7 @@ for f in /usr/aarch64-linux-gnu/lib/libc.so.6 /lib32/libc.so.6 \
 done
 nreal=$(echo $REAL | wc -w)
 
-plan $((24 + 3 * nreal))
+plan $((25 + 3 * nreal))
 
 # Executable PT_LOAD segments as readelf sees them: "offset vaddr filesz
 # align" in decimal, one per line.
@@ -186,4 +186,12 @@ check_eq "-r lists the regular files only, UTF-8 names unchanged" \
 	"$(printf '%s\n' "$T/tree/caf$(printf '\303\251') true" "$T/tree/empty false" "$T/tree/sub/ls true")"
 check_fails "a named FIFO is an error (exit 1)" 1 "$EF" scan "$T/tree/fifo"
 check_fails "a named empty file is an error (exit 1)" 1 "$EF" scan "$T/tree/empty"
+
+# One line per file, whatever the name: newline and backslash escaped.
+mkdir "$T/names"
+cp /bin/ls "$T/names/$(printf 'a\nb')"
+echo text > "$T/names/c\\d"
+check_eq "a newline and a backslash in a name are escaped in the table" \
+	"$("$EF" scan -r "$T/names" | awk 'NR > 1 { print $1, $NF }' | sort)" \
+	"$(printf '%s\n' "executable $T/names/a\\nb" "not-elf $T/names/c\\\\d")"
 tap_done

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,18 +16,19 @@
 #include <cmocka.h>
 
 #include <execfolio/applied.h>
+#include <execfolio/xattr.h>
 
 static void parse_ok(const char *value, uint32_t want_size,
-		     enum execfolio_source want_source)
+		     enum execfolio_source want_source, bool want_invalid)
 {
-	enum execfolio_source source = -1;
-	uint32_t size = 1;
+	struct execfolio_daemon_policy policy = { .size = 1, .source = -1 };
 
-	if (execfolio_applied_parse_daemon(value, strlen(value), &size,
-					   &source))
+	if (execfolio_applied_parse_daemon(value, strlen(value), &policy))
 		fail_msg("'%s' refused", value);
-	assert_int_equal(size, want_size);
-	assert_int_equal(source, want_source);
+	assert_true(policy.known);
+	assert_int_equal(policy.size, want_size);
+	assert_int_equal(policy.source, want_source);
+	assert_int_equal(policy.invalid_xattr, want_invalid);
 }
 
 static void test_parse_daemon(void **state)
@@ -37,26 +39,25 @@ static void test_parse_daemon(void **state)
 		"64k xattrs", "64k  xattr",    "64k xattr x",
 		"64k xattr ", "none none bad", "64K\nxattr",
 	};
-	enum execfolio_source source;
-	uint32_t size;
+	struct execfolio_daemon_policy policy;
 	size_t i;
 
-	parse_ok("64k xattr", 64 << 10, EXECFOLIO_SOURCE_XATTR);
-	parse_ok("2m mount", 2 << 20, EXECFOLIO_SOURCE_MOUNT);
-	parse_ok("none none", 0, EXECFOLIO_SOURCE_NONE);
-	parse_ok("none xattr", 0, EXECFOLIO_SOURCE_XATTR);
-	parse_ok("none none invalid-xattr", 0, EXECFOLIO_SOURCE_NONE);
-	parse_ok("64k mount invalid-xattr", 64 << 10, EXECFOLIO_SOURCE_MOUNT);
+	parse_ok("64k xattr", 64 << 10, EXECFOLIO_SOURCE_XATTR, false);
+	parse_ok("2m mount", 2 << 20, EXECFOLIO_SOURCE_MOUNT, false);
+	parse_ok("none none", 0, EXECFOLIO_SOURCE_NONE, false);
+	parse_ok("none xattr", 0, EXECFOLIO_SOURCE_XATTR, false);
+	parse_ok("none none invalid-xattr", 0, EXECFOLIO_SOURCE_NONE, true);
+	parse_ok("64k mount invalid-xattr", 64 << 10, EXECFOLIO_SOURCE_MOUNT,
+		 true);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (execfolio_applied_parse_daemon(bad[i], strlen(bad[i]),
-						   &size, &source) != -EBADMSG)
+						   &policy) != -EBADMSG)
 			fail_msg("'%s' accepted", bad[i]);
 	/* Not NUL-terminated: only @len bytes count. */
-	assert_int_equal(execfolio_applied_parse_daemon("16k xattrXYZ", 9,
-							&size, &source),
-			 0);
-	assert_int_equal(size, 16 << 10);
-	assert_int_equal(source, EXECFOLIO_SOURCE_XATTR);
+	assert_int_equal(
+		execfolio_applied_parse_daemon("16k xattrXYZ", 9, &policy), 0);
+	assert_int_equal(policy.size, 16 << 10);
+	assert_int_equal(policy.source, EXECFOLIO_SOURCE_XATTR);
 }
 
 static void test_not_applied_elsewhere(void **state)
@@ -110,10 +111,21 @@ static void test_daemon_not_answering(void **state)
 				       .mountpoint = "/mnt" };
 	struct execfolio_applied applied;
 
-	/* procfs has no xattrs: the "daemon" cannot be asked. */
-	assert_true(execfolio_applied_query("/proc/self/status", &mnt,
-					    &applied) < 0);
+	/*
+	 * The kernel does not apply the daemon's policy. procfs has no
+	 * xattrs: the "daemon" cannot be asked (as root; without
+	 * CAP_SYS_ADMIN it is not asked).
+	 */
+	int ret = execfolio_applied_query("/proc/self/status", &mnt, &applied);
+
 	assert_int_equal(applied.by, EXECFOLIO_APPLIED_BY_NONE);
+	assert_int_equal(applied.why, EXECFOLIO_NOT_APPLIED_FUSE);
+	assert_string_equal(execfolio_not_applied_name(applied.why), "fuse");
+	assert_false(applied.daemon.known);
+	if (execfolio_may_access_trusted())
+		assert_true(ret < 0);
+	else
+		assert_int_equal(ret, 0);
 	assert_string_equal(EXECFOLIO_FUSE_FSTYPE, "fuse.execfoliofs");
 }
 

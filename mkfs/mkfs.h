@@ -44,7 +44,11 @@ struct xattr {
 	char *name; /* inside the namespace, without "user." etc. */
 	char *value;
 	size_t len;
-	bool policy; /* trusted.exec_folio_size chosen by the options */
+	/*
+	 * trusted.exec_folio_size of a regular file, with a valid value in
+	 * canonical form: chosen by the options or the source's own.
+	 */
+	bool policy;
 	bool written; /* value rewritten and read back */
 	bool dropped; /* could not be stored; reported */
 	int slot; /* its index in the short-form list or leaf block */
@@ -124,7 +128,8 @@ struct tree {
 };
 
 struct rule {
-	char *glob;
+	const char *arg; /* GLOB=SIZE as given, for messages */
+	char *glob; /* without the leading '/' an absolute GLOB has */
 	uint32_t size;
 };
 
@@ -164,6 +169,8 @@ void err_file(const struct node *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Write @len bytes of @s with non-printable bytes as C escapes. */
 void fput_escaped(FILE *out, const char *s, size_t len);
+/* The same, in a string the caller frees. */
+char *escape_str(const char *s, size_t len);
 
 /* tree.c */
 /* @read_elf: analyse each regular file's ELF headers (node.elf) too. */

@@ -62,6 +62,20 @@ void fput_escaped(FILE *out, const char *s, size_t len)
 	}
 }
 
+char *escape_str(const char *s, size_t len)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	if (!f)
+		out_of_memory();
+	fput_escaped(f, s, len);
+	if (fclose(f))
+		out_of_memory();
+	return buf;
+}
+
 int report_open(const char *path)
 {
 	report_lines = 0;

@@ -33,6 +33,8 @@ static char workdir[4096];
 #define MKFS_TRIES 3
 /* Geometries asked of mkfs.xfs -N while fitting the default size. */
 #define FIT_TRIES 4
+/* Doublings of the default size for MKFS_XFS_OPTIONS: up to 128 times. */
+#define GROW_TRIES 8
 
 static void usage(FILE *out)
 {
@@ -286,7 +288,32 @@ static int parse_args(int argc, char **argv, struct options *o)
 					   "");
 	o->source = argv[optind];
 	o->image = argv[optind + 1];
+	/* Found now, not once the image is built. */
+	if (!o->source[0] || !o->image[0])
+		return usage_error(NULL, "%s is empty: expected a path",
+				   o->source[0] ? "IMAGE" : "SOURCE_DIR");
+	if (o->image[strlen(o->image) - 1] == '/')
+		return usage_error(NULL,
+				   "IMAGE %s ends in '/': expected the path of "
+				   "the image file",
+				   o->image);
 	return 0;
+}
+
+/* IMAGE's directory takes new files: found before the tree is read. */
+static int check_image_dir(const struct options *o)
+{
+	char *copy = xstrdup(o->image);
+	const char *dir = dirname(copy);
+	int ret = 0;
+
+	if (access(dir, W_OK | X_OK)) {
+		err_msg("cannot create IMAGE %s in %s: %s", o->image, dir,
+			strerror(errno));
+		ret = -1;
+	}
+	free(copy);
+	return ret;
 }
 
 static int check_image_path(const struct options *o)
@@ -295,7 +322,7 @@ static int check_image_path(const struct options *o)
 
 	if (lstat(o->image, &st)) {
 		if (errno == ENOENT)
-			return 0;
+			return check_image_dir(o);
 		err_msg("cannot use IMAGE %s: %s", o->image, strerror(errno));
 		return -1;
 	}
@@ -397,6 +424,25 @@ static void summary(const struct options *o, const struct tree *t,
 	       report_count());
 }
 
+/*
+ * mkfs.xfs -N's geometry for an image of *@size, which, when it is the
+ * default, doubles while MKFS_XFS_OPTIONS need a larger image (-d
+ * agcount=16: every allocation group must hold a 64 MB log).
+ */
+static int fitted_geometry(const struct xfsprogs *x, const struct options *o,
+			   uint64_t *size, struct geometry *g)
+{
+	int tries, err;
+
+	for (tries = 0;; tries++) {
+		err = image_geometry(x, o, workdir, *size,
+				     !o->image_size && tries < GROW_TRIES, g);
+		if (err != -ENOSPC)
+			return err;
+		*size *= 2;
+	}
+}
+
 static int build(const struct options *o)
 {
 	/* The options with what fit.c adds to MKFS_XFS_OPTIONS. */
@@ -405,7 +451,7 @@ static int build(const struct options *o)
 	struct xfsprogs x;
 	struct geometry geo;
 	struct tree t;
-	uint64_t size;
+	uint64_t size, least;
 	char *proto = NULL;
 	int ret = EXIT_FAILED, tries;
 
@@ -419,19 +465,23 @@ static int build(const struct options *o)
 	if (names_assign(&t))
 		goto out;
 	size = o->image_size ? o->image_size : image_default_size(&t, 512);
-	if (make_workdir() || image_geometry(&x, &eff, workdir, size, &geo))
+	if (make_workdir() || fitted_geometry(&x, &eff, &size, &geo))
 		goto out;
 	if (fit_inode_size(&t, &eff, &geo, &inodesize) &&
-	    image_geometry(&x, &eff, workdir, size, &geo))
+	    fitted_geometry(&x, &eff, &size, &geo))
 		goto out;
+	/* No smaller than the options need. */
+	least = size;
 	/* The allocation groups grow with the size: until it holds. */
 	for (tries = 0; !o->image_size && tries < FIT_TRIES; tries++) {
 		uint64_t want = fit_default_size(&t, &geo);
 
+		if (want < least)
+			want = least;
 		if (want == size)
 			break;
 		size = want;
-		if (image_geometry(&x, &eff, workdir, size, &geo))
+		if (fitted_geometry(&x, &eff, &size, &geo))
 			goto out;
 	}
 	if (tree_check(&t, &geo))

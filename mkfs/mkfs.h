@@ -209,7 +209,10 @@ int xfsprogs_find(struct xfsprogs *x);
 /* An estimate from the data and entries, with @inodesize-byte inodes. */
 uint64_t image_default_size(const struct tree *t, unsigned int inodesize);
 int parse_image_size(const char *arg, uint64_t *size); /* says why not */
-/* -ENOSPC, quietly, when the default size was too small: try larger. */
+/*
+ * -ENOSPC, quietly, when the default size was too small: try larger.
+ * Other failures, a full file system under IMAGE among them, are said.
+ */
 int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	       const char *tmp_image, const char *proto, const char *workdir,
 	       uint64_t size);
@@ -224,8 +227,13 @@ struct geometry {
 	bool bigtime;
 	bool ftype; /* directory entries hold the file type */
 };
+/*
+ * -ENOSPC, quietly, when @may_grow and MKFS_XFS_OPTIONS need a larger
+ * image than @size (many allocation groups, each holding a 64 MB log).
+ */
 int image_geometry(const struct xfsprogs *x, const struct options *o,
-		   const char *workdir, uint64_t size, struct geometry *g);
+		   const char *workdir, uint64_t size, bool may_grow,
+		   struct geometry *g);
 
 /*
  * fit.c: the geometry the tree needs. fit_inode_size() adds -i size=N to

@@ -6,7 +6,6 @@
  * into place only when everything worked, so a failed run never leaves an
  * image that looks good.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -15,7 +14,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +26,9 @@ const char *progname = "mkfs.execfolio";
 /* Removed by the signal handler too: async-signal-safe unlink() only. */
 static char tmp_image[4096];
 static char workdir[4096];
+/* Open, and locked (tempfiles.c), while they are in use; -1 if not. */
+static int tmp_image_fd = -1;
+static int workdir_lock = -1;
 
 /* mkfs.xfs runs with the estimated size, then twice and four times that. */
 #define MKFS_TRIES 3
@@ -80,45 +81,6 @@ static void usage(FILE *out)
 }
 
 /*
- * Empty and remove the directory @dir (under @at) with system calls only,
- * as a signal handler may: no malloc, no stdio, no nftw.
- */
-static void remove_dir_signal_safe(int at, const char *dir, int depth)
-{
-	char buf[4096];
-	long n, off;
-	bool removed = true;
-	int fd = openat(at, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-
-	if (fd < 0)
-		return;
-	/* Read again from the start while entries go, until none is left. */
-	while (removed) {
-		removed = false;
-		lseek(fd, 0, SEEK_SET);
-		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) >
-		       0) {
-			for (off = 0; off < n;) {
-				struct dirent64 *de =
-					(struct dirent64 *)(buf + off);
-
-				off += de->d_reclen;
-				if (!strcmp(de->d_name, ".") ||
-				    !strcmp(de->d_name, ".."))
-					continue;
-				if (de->d_type == DT_DIR && depth < 8)
-					remove_dir_signal_safe(fd, de->d_name,
-							       depth + 1);
-				else if (!unlinkat(fd, de->d_name, 0))
-					removed = true;
-			}
-		}
-	}
-	close(fd);
-	unlinkat(at, dir, AT_REMOVEDIR);
-}
-
-/*
  * Interrupted: stop mkfs.xfs or xfs_db, remove the temporary image and the
  * work directory, then die of the signal. IMAGE itself is only ever
  * replaced by the final rename, so an interrupted --force leaves it as it
@@ -135,7 +97,7 @@ static void on_signal(int sig)
 	if (tmp_image[0])
 		unlink(tmp_image);
 	if (workdir[0])
-		remove_dir_signal_safe(AT_FDCWD, workdir, 0);
+		remove_dir_at(AT_FDCWD, workdir, 0);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -152,12 +114,19 @@ static void cleanup(bool keep_image)
 	if (!keep_image && tmp_image[0])
 		unlink(tmp_image);
 	tmp_image[0] = '\0';
+	if (tmp_image_fd >= 0)
+		close(tmp_image_fd);
+	tmp_image_fd = -1;
 	/* For debugging: keep the protofile and the xfs_db batches. */
 	if (workdir[0] && getenv("MKFS_EXECFOLIO_KEEP_WORKDIR"))
 		err_msg("work directory kept: %s", workdir);
 	else if (workdir[0])
 		nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	workdir[0] = '\0';
+	/* Unlocked once removed: a run cleaning up then finds nothing. */
+	if (workdir_lock >= 0)
+		close(workdir_lock);
+	workdir_lock = -1;
 }
 
 /* An exit on the way (out_of_memory()) leaves no image either. */
@@ -342,12 +311,15 @@ static int check_image_path(const struct options *o)
 static int make_workdir(void)
 {
 	const char *tmpdir = getenv("TMPDIR");
+	int err;
 
-	snprintf(workdir, sizeof(workdir), "%s/mkfs.execfolio.XXXXXX",
-		 tmpdir && tmpdir[0] ? tmpdir : "/tmp");
-	if (!mkdtemp(workdir)) {
-		err_msg("cannot create a work directory in %s: %s",
-			tmpdir && tmpdir[0] ? tmpdir : "/tmp", strerror(errno));
+	if (!tmpdir || !tmpdir[0])
+		tmpdir = "/tmp";
+	err = temp_make_workdir(tmpdir, workdir, sizeof(workdir),
+				&workdir_lock);
+	if (err) {
+		err_msg("cannot create a work directory in %s: %s", tmpdir,
+			strerror(-err));
 		workdir[0] = '\0';
 		return -1;
 	}
@@ -357,7 +329,7 @@ static int make_workdir(void)
 static int make_temp_image(const struct options *o, uint64_t size)
 {
 	char *copy = xstrdup(o->image), *copy2 = xstrdup(o->image), *dir;
-	int fd, ret = -1;
+	int err, ret = -1;
 
 	/* Absolute: mkfs.xfs and xfs_db run in the work directory. */
 	dir = realpath(dirname(copy), NULL);
@@ -366,22 +338,19 @@ static int make_temp_image(const struct options *o, uint64_t size)
 			strerror(errno));
 		goto out;
 	}
-	snprintf(tmp_image, sizeof(tmp_image), "%s/.%s.XXXXXX", dir,
-		 basename(copy2));
-	fd = mkstemp(tmp_image);
-	if (fd < 0) {
+	err = temp_make_image(dir, basename(copy2), tmp_image,
+			      sizeof(tmp_image), &tmp_image_fd);
+	if (err) {
 		err_msg("cannot create a file next to IMAGE %s: %s", o->image,
-			strerror(errno));
+			strerror(-err));
 		tmp_image[0] = '\0';
 		goto out;
 	}
-	if (ftruncate(fd, size)) {
+	if (ftruncate(tmp_image_fd, size)) {
 		err_msg("cannot size %s to %llu bytes: %s", tmp_image,
 			(unsigned long long)size, strerror(errno));
-		close(fd);
 		goto out;
 	}
-	close(fd);
 	ret = 0;
 out:
 	free(dir);
@@ -390,17 +359,17 @@ out:
 	return ret;
 }
 
+/* As other tools create files: mode 0666 less the umask. */
 static int keep_image(const struct options *o)
 {
-	int fd = open(tmp_image, O_RDWR);
+	mode_t mask = umask(0);
 
-	if (fd < 0 || fsync(fd)) {
-		err_msg("cannot sync %s: %s", tmp_image, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	umask(mask);
+	if (fchmod(tmp_image_fd, 0666 & ~mask) || fsync(tmp_image_fd)) {
+		err_msg("cannot set the mode of and sync %s: %s", tmp_image,
+			strerror(errno));
 		return -1;
 	}
-	close(fd);
 	if (rename(tmp_image, o->image)) {
 		err_msg("cannot rename %s to %s: %s", tmp_image, o->image,
 			strerror(errno));

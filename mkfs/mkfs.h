@@ -11,7 +11,9 @@
  * cannot make; fixup.c makes what the protofile cannot say with xfs_db
  * batches (fixup.h: timestamps, modes and device numbers in
  * fixup_inode.c, xattrs in fixup_xattr.c, names in fixup_names.c), which
- * xfsdb.c runs and dbparse.c reads; report.c lists what differs.
+ * xfsdb.c runs and dbparse.c reads; report.c lists what differs;
+ * tempfiles.c makes the hidden image and the work directory, and removes
+ * those killed runs left.
  */
 #ifndef MKFS_EXECFOLIO_H
 #define MKFS_EXECFOLIO_H
@@ -265,6 +267,24 @@ void xfsdb_render(FILE *out, const unsigned char *s, size_t len);
 char *xfsdb_render_str(const unsigned char *s, size_t len);
 /* "#hex" as xfs_db's write takes arbitrary bytes. */
 void xfsdb_hex(FILE *out, const unsigned char *s, size_t len);
+
+/*
+ * tempfiles.c: the hidden image next to IMAGE and the work directory, each
+ * locked by its run while it lives; what killed runs left is removed when
+ * the next run makes its own (messages say what).
+ */
+enum temp_kind {
+	TEMP_IMAGE, /* DIR/.IMAGE.mkfs.execfolio.XXXXXX */
+	TEMP_WORKDIR, /* TMPDIR/mkfs.execfolio.work.XXXXXX */
+};
+/* Make and lock the work directory in @parent: 0 or -errno. */
+int temp_make_workdir(const char *parent, char *path, size_t size, int *lock);
+/* Make and lock the hidden image for @base in @dir: 0 or -errno. */
+int temp_make_image(const char *dir, const char *base, char *path, size_t size,
+		    int *fd);
+void temp_remove_leftovers(const char *dir, enum temp_kind kind);
+/* Remove @dir below @at and what it holds; async-signal-safe. */
+int remove_dir_at(int at, const char *dir, int depth);
 
 /* fixup.c: the xfs_db batches, after mkfs.xfs (fixup.h). */
 int fixup_image(struct tree *t, const struct xfsprogs *x, const char *image,

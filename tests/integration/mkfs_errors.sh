@@ -6,7 +6,8 @@
 # missing xfsprogs, unreadable source files, a too small --size, options
 # for mkfs.xfs that need a larger image, a full file system under IMAGE,
 # symlinks xfsprogs 6.1 cannot carry, files larger than an allocation
-# group; and builds the names it once refused.
+# group; what a killed run leaves is removed by the next; and it builds the
+# names it once refused.
 . "$TOP/tests/lib.sh"
 
 MKFS=$BIN/mkfs.execfolio
@@ -18,7 +19,7 @@ command -v setpriv > /dev/null || skip_all "setpriv not installed"
 W=$(mktemp -d /tmp/mkfs-errors.XXXXXX)
 chmod 755 "$W"
 trap 'mountpoint -q "$W/full" && umount "$W/full"; rm -rf "$W"' EXIT
-plan 85
+plan 92
 
 S=$W/src
 mkdir -p "$S"
@@ -112,7 +113,52 @@ for sig in INT TERM; do
 		"$(ls -A "$W/out" | tr '\n' ' ')$(cat "$W/out/img")" "img precious"
 	check "SIG$sig: mkfs.xfs stopped too" sh -c "! kill -0 $child 2> /dev/null"
 done
-rm -rf "$I" "$W/out/img"
+rm -f "$W/out/img"
+
+# SIGKILL cannot be caught: the hidden image and the work directory stay.
+# The next run removes them, and says so; but not those of a run still
+# going (each run locks its own), however many runs start meanwhile.
+# wait_building PID: until PID's stand-in mkfs.xfs builds; prints its pid.
+wait_building() {
+	i=0
+	while [ $i -lt 1800 ] && ! pgrep -P "$1" -f 'mkfs\.xfs .*-p ' > /dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	pgrep -P "$1" -f 'mkfs\.xfs .*-p '
+}
+TMPDIR=$I/tmp XFSPROGS_PATH=$I/bin:/usr/sbin:/sbin \
+	"$MKFS" "$I/src" "$W/out/a.img" 2> /dev/null &
+pid=$!
+child=$(wait_building $pid)
+kill -KILL $pid
+wait $pid
+kill $child 2> /dev/null
+killed_image=$(ls -A "$W/out")
+killed_workdir=$(ls -A "$I/tmp")
+check_eq "SIGKILL: the hidden image and the work directory are left" \
+	"$(ls -A "$W/out" | wc -l) $(ls -A "$I/tmp" | wc -l)" "1 1"
+TMPDIR=$I/tmp XFSPROGS_PATH=$I/bin:/usr/sbin:/sbin \
+	"$MKFS" "$I/src" "$W/out/b.img" 2> "$I/b.err" &
+running=$!
+child=$(wait_building $running)
+check "the next run removes the hidden image the killed run left" \
+	test ! -e "$W/out/$killed_image"
+check "... and its work directory" test ! -e "$I/tmp/$killed_workdir"
+check_eq "... and names both" \
+	"$(grep -c "^mkfs.execfolio: removed .*, left behind by a run that was killed" "$I/b.err")" 2
+running_image=$(ls -A "$W/out")
+running_workdir=$(ls -A "$I/tmp")
+check "a build next to a run still going" \
+	env TMPDIR="$I/tmp" "$MKFS" "$I/src" "$W/out/c.img"
+check_eq "... leaves its hidden image and work directory alone" \
+	"$(ls -A "$W/out" | grep -v '^c\.img$') $(ls -A "$I/tmp")" \
+	"$running_image $running_workdir"
+kill -TERM $running
+wait $running
+check_eq "the run still going, stopped: nothing left" \
+	"$(ls -A "$W/out") $(ls -A "$I/tmp")" "c.img "
+rm -rf "$I" "$W/out/c.img"
 
 # A tree larger than the image: about 400 MB of data in a 300m image, in
 # files an allocation group (75 MB) takes.

@@ -73,6 +73,7 @@ static void usage(FILE *out)
 		"                          chosen for each file and stop\n"
 		"  -v, --verbose           say what was built\n"
 		"  -h, --help              this text\n"
+		"      --version           print the version and exit\n"
 		"\n"
 		"SIZE: " POLICY_SIZE_HELP ".\n"
 		"Exit status: 0 success, 1 failure (no image made), 2 usage "

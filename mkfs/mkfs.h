@@ -170,9 +170,10 @@ int report_close(void);
 void err_file(const struct node *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Write @len bytes of @s with non-printable bytes as C escapes. */
-void fput_escaped(FILE *out, const char *s, size_t len);
-/* The same, in a string the caller frees. */
-char *escape_str(const char *s, size_t len);
+void fput_escaped(FILE *out, const void *s, size_t len);
+/* What @put writes of @len bytes at @s, in a string the caller frees. */
+char *render_str(void (*put)(FILE *, const void *, size_t), const void *s,
+		 size_t len);
 
 /* tree.c */
 /* @read_elf: analyse each regular file's ELF headers (node.elf) too. */
@@ -263,7 +264,7 @@ int run_program(char *const argv[], const char *cwd, const char *out_path,
 int xfsdb_run(const struct xfsprogs *x, const char *image, const char *cmd_path,
 	      const char *workdir, struct dbout *out);
 /* Print bytes as xfs_db prints a string field, quotes included. */
-void xfsdb_render(FILE *out, const unsigned char *s, size_t len);
+void xfsdb_render(FILE *out, const void *s, size_t len);
 char *xfsdb_render_str(const unsigned char *s, size_t len);
 /* "#hex" as xfs_db's write takes arbitrary bytes. */
 void xfsdb_hex(FILE *out, const unsigned char *s, size_t len);

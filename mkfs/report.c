@@ -42,8 +42,9 @@ void err_file(const struct node *n, const char *fmt, ...)
 	va_end(ap);
 }
 
-void fput_escaped(FILE *out, const char *s, size_t len)
+void fput_escaped(FILE *out, const void *bytes, size_t len)
 {
+	const unsigned char *s = bytes;
 	size_t i;
 
 	for (i = 0; i < len; i++) {
@@ -62,7 +63,8 @@ void fput_escaped(FILE *out, const char *s, size_t len)
 	}
 }
 
-char *escape_str(const char *s, size_t len)
+char *render_str(void (*put)(FILE *, const void *, size_t), const void *s,
+		 size_t len)
 {
 	char *buf = NULL;
 	size_t size = 0;
@@ -70,7 +72,7 @@ char *escape_str(const char *s, size_t len)
 
 	if (!f)
 		out_of_memory();
-	fput_escaped(f, s, len);
+	put(f, s, len);
 	if (fclose(f))
 		out_of_memory();
 	return buf;

@@ -121,9 +121,9 @@ static void keep_source_policy(struct tree *t, struct node *n)
 
 	if (!x || x->dropped)
 		return;
-	quoted = escape_str(x->value, x->len < QUOTED_VALUE_MAX ?
-					      x->len :
-					      QUOTED_VALUE_MAX);
+	quoted = render_str(fput_escaped, x->value,
+			    x->len < QUOTED_VALUE_MAX ? x->len :
+							QUOTED_VALUE_MAX);
 	if (execfolio_parse_size(x->value, x->len, &size)) {
 		x->dropped = true;
 		t->nattrs--;

@@ -141,13 +141,18 @@ void temp_remove_leftovers(const char *dir, enum temp_kind kind)
 
 /*
  * Lock @fd, just made: 0, or -EAGAIN when a run cleaning up removed it
- * before the lock was taken (make another), or another error.
+ * before the lock was taken (make another), or another error. Where the
+ * file system has no locks (NFS gives no exclusive lock on a directory
+ * opened to read), it goes unlocked: a run cleaning up cannot lock it
+ * either, and leaves it alone.
  */
 static int claim(int fd)
 {
 	struct stat st;
 
-	if (flock(fd, LOCK_EX) || fstat(fd, &st))
+	if (flock(fd, LOCK_EX) && errno == EINTR)
+		return -EINTR;
+	if (fstat(fd, &st))
 		return -errno;
 	return st.st_nlink ? 0 : -EAGAIN;
 }

@@ -235,15 +235,17 @@ static bool host_full(const char *path, uint64_t *avail)
 	return *avail < HOST_FULL_BELOW;
 }
 
+/* mkfs.xfs runs in the C locale: strerror(ENOSPC) in its messages. */
+static const char *const no_space_said[] = {
+	"No space left on device",
+	NULL,
+};
+
 int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	       const char *tmp_image, const char *proto, const char *workdir,
 	       uint64_t size)
 {
 	char **argv = xcalloc(o->nmkfs_args + 8, sizeof(char *));
-	static const char *const no_space_said[] = {
-		"No space left on device",
-		NULL,
-	};
 	char *err_path = xasprintf("%s/mkfs.err", workdir);
 	uint64_t avail;
 	bool no_space;
@@ -270,7 +272,6 @@ int image_mkfs(const struct xfsprogs *x, const struct options *o,
 		ret = -EIO;
 		goto out;
 	}
-	/* mkfs.xfs runs in the C locale: strerror(ENOSPC) in its messages. */
 	no_space = ret > 0 && file_mentions(err_path, no_space_said);
 	/* The default size is an estimate: the caller retries larger. */
 	if (no_space && !o->image_size) {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "mkfs.h"
@@ -16,6 +17,8 @@
 #define IMAGE_MIN_SIZE (300ull << 20)
 /* Log, AG headers and free-space slack beyond the data and inodes. */
 #define IMAGE_OVERHEAD (96ull << 20)
+/* Free space below which a failed write is the host's file system full. */
+#define HOST_FULL_BELOW (4ull << 20)
 /* xfs_db's "path" command appeared in xfsprogs 5.10 (Debian 11 and later). */
 #define XFSPROGS_MIN_MAJOR 5
 #define XFSPROGS_MIN_MINOR 10
@@ -181,6 +184,7 @@ bad:
 	return -EINVAL;
 }
 
+/* mkfs.xfs's messages, without the usage text it adds to a refusal. */
 static void show_file(const char *path, const char *prefix)
 {
 	char line[1024];
@@ -188,24 +192,54 @@ static void show_file(const char *path, const char *prefix)
 
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f))
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Usage: ", 7)) {
+			fprintf(stderr, "%s(usage text left out)\n", prefix);
+			break;
+		}
 		fprintf(stderr, "%s%s", prefix, line);
+	}
 	fclose(f);
 }
 
-static bool file_mentions(const char *path, const char *what)
+/* Whether a line of @path holds one of the NULL-terminated @what. */
+static bool file_mentions(const char *path, const char *const *what)
 {
 	char line[1024];
 	bool found = false;
+	size_t i;
 	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return false;
 	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, what) != NULL;
+		for (i = 0; what[i] && !found; i++)
+			found = strstr(line, what[i]) != NULL;
 	fclose(f);
 	return found;
 }
+
+/*
+ * Whether the file system that holds @path has no room left: mkfs.xfs
+ * writes the image until it runs out. Some of what mkfs.xfs then says
+ * (ENOSPC) reads like the image being full, some (a short write, EIO)
+ * like a bad device; the free space tells.
+ */
+static bool host_full(const char *path, uint64_t *avail)
+{
+	struct statvfs sv;
+
+	if (statvfs(path, &sv))
+		return false;
+	*avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	return *avail < HOST_FULL_BELOW;
+}
+
+/* mkfs.xfs runs in the C locale: strerror(ENOSPC) in its messages. */
+static const char *const no_space_said[] = {
+	"No space left on device",
+	NULL,
+};
 
 int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	       const char *tmp_image, const char *proto, const char *workdir,
@@ -213,6 +247,7 @@ int image_mkfs(const struct xfsprogs *x, const struct options *o,
 {
 	char **argv = xcalloc(o->nmkfs_args + 8, sizeof(char *));
 	char *err_path = xasprintf("%s/mkfs.err", workdir);
+	uint64_t avail;
 	bool no_space;
 	int argc = 0, i, ret;
 
@@ -225,9 +260,19 @@ int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	argv[argc++] = (char *)tmp_image;
 	argv[argc] = NULL;
 	ret = run_program(argv, workdir, "/dev/null", err_path);
-	/* mkfs.xfs runs in the C locale: strerror(ENOSPC) in its messages. */
-	no_space = ret > 0 &&
-		   file_mentions(err_path, "No space left on device");
+	if (ret > 0 && host_full(tmp_image, &avail)) {
+		err_msg("mkfs.xfs failed (see its messages below):");
+		show_file(err_path, "  mkfs.xfs: ");
+		err_msg("the file system that holds IMAGE %s is full (%llu KiB "
+			"free): the image takes as much room as the data of "
+			"the tree and the log and metadata of the new file "
+			"system; free some space there or write IMAGE to "
+			"another file system",
+			o->image, (unsigned long long)(avail >> 10));
+		ret = -EIO;
+		goto out;
+	}
+	no_space = ret > 0 && file_mentions(err_path, no_space_said);
 	/* The default size is an estimate: the caller retries larger. */
 	if (no_space && !o->image_size) {
 		ret = -ENOSPC;
@@ -242,6 +287,7 @@ int image_mkfs(const struct xfsprogs *x, const struct options *o,
 				(unsigned long long)(size >> 20));
 		ret = -EIO;
 	}
+out:
 	free(err_path);
 	free(argv);
 	return ret;
@@ -269,8 +315,27 @@ static bool geometry_value(const char *line, const char *key, unsigned int *v)
 	return p && sscanf(p + strlen(key), "%u", v) == 1;
 }
 
+/*
+ * What mkfs.xfs 6.1 says when MKFS_XFS_OPTIONS need a larger image than
+ * @size: more allocation groups than a log of at least 64 MB leaves room
+ * for (-d agcount=16 wants 1.1 GB), allocation groups or a log larger than
+ * the image.
+ */
+static const char *const too_small_said[] = {
+	"Log size must be at least",
+	"too small, need at least",
+	"last AG size",
+	"filesystem is too small",
+	"must fit in allocation group",
+	"Must fit within an allocation group",
+	"of data subvolume is too small",
+	"too big, data area is",
+	NULL,
+};
+
 int image_geometry(const struct xfsprogs *x, const struct options *o,
-		   const char *workdir, uint64_t size, struct geometry *g)
+		   const char *workdir, uint64_t size, bool may_grow,
+		   struct geometry *g)
 {
 	char **argv = xcalloc(o->nmkfs_args + 8, sizeof(char *));
 	char *file = xasprintf("%s/geometry.img", workdir);
@@ -279,6 +344,7 @@ int image_geometry(const struct xfsprogs *x, const struct options *o,
 	char line[1024];
 	unsigned int v, seen = 0;
 	int argc = 0, i, ret = 0;
+	bool too_small;
 	FILE *f;
 
 	f = fopen(file, "w");
@@ -296,10 +362,24 @@ int image_geometry(const struct xfsprogs *x, const struct options *o,
 		argv[argc++] = o->mkfs_args[i];
 	argv[argc++] = file;
 	ret = run_program(argv, workdir, out_path, err_path);
+	too_small = ret > 0 && file_mentions(err_path, too_small_said);
+	if (too_small && may_grow) {
+		ret = -ENOSPC;
+		goto out;
+	}
 	if (ret) {
 		err_msg("mkfs.xfs -N refused the options (%s):",
 			ret < 0 ? strerror(-ret) : "see its messages below");
 		show_file(err_path, "  mkfs.xfs: ");
+		if (too_small && o->image_size)
+			err_msg("the options after -- need an image larger "
+				"than --size (%llu MiB): give a larger --size",
+				(unsigned long long)(size >> 20));
+		else if (too_small)
+			err_msg("the options after -- need an image larger "
+				"than %llu MiB, the largest tried: give fewer "
+				"allocation groups or a smaller log",
+				(unsigned long long)(size >> 20));
 		ret = -EIO;
 		goto out;
 	}

@@ -6,7 +6,6 @@
  * into place only when everything worked, so a failed run never leaves an
  * image that looks good.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -15,7 +14,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,11 +26,16 @@ const char *progname = "mkfs.execfolio";
 /* Removed by the signal handler too: async-signal-safe unlink() only. */
 static char tmp_image[4096];
 static char workdir[4096];
+/* Open, and locked (tempfiles.c), while they are in use; -1 if not. */
+static int tmp_image_fd = -1;
+static int workdir_lock = -1;
 
 /* mkfs.xfs runs with the estimated size, then twice and four times that. */
 #define MKFS_TRIES 3
 /* Geometries asked of mkfs.xfs -N while fitting the default size. */
 #define FIT_TRIES 4
+/* Doublings of the default size for MKFS_XFS_OPTIONS: up to 128 times. */
+#define GROW_TRIES 8
 
 static void usage(FILE *out)
 {
@@ -49,10 +52,11 @@ static void usage(FILE *out)
 		"                          `execfolio scan` recommends\n"
 		"  --rule GLOB=SIZE        on files whose path below SOURCE_DIR "
 		"matches GLOB\n"
-		"                          (fnmatch, no flags); repeatable, "
-		"applied last, the\n"
-		"                          last match wins; SIZE none stores "
-		"\"none\"\n"
+		"                          (fnmatch, no flags; a leading / is "
+		"the image root);\n"
+		"                          repeatable, applied last, the last "
+		"match wins;\n"
+		"                          SIZE none stores \"none\"\n"
 		"  --size SIZE             image size (k/m/g/t suffix; default: "
 		"fits the tree,\n"
 		"                          at least 300m)\n"
@@ -69,50 +73,12 @@ static void usage(FILE *out)
 		"                          chosen for each file and stop\n"
 		"  -v, --verbose           say what was built\n"
 		"  -h, --help              this text\n"
+		"      --version           print the version and exit\n"
 		"\n"
 		"SIZE: " POLICY_SIZE_HELP ".\n"
 		"Exit status: 0 success, 1 failure (no image made), 2 usage "
 		"error.\nSee mkfs.execfolio(8).\n",
 		progname);
-}
-
-/*
- * Empty and remove the directory @dir (under @at) with system calls only,
- * as a signal handler may: no malloc, no stdio, no nftw.
- */
-static void remove_dir_signal_safe(int at, const char *dir, int depth)
-{
-	char buf[4096];
-	long n, off;
-	bool removed = true;
-	int fd = openat(at, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-
-	if (fd < 0)
-		return;
-	/* Read again from the start while entries go, until none is left. */
-	while (removed) {
-		removed = false;
-		lseek(fd, 0, SEEK_SET);
-		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) >
-		       0) {
-			for (off = 0; off < n;) {
-				struct dirent64 *de =
-					(struct dirent64 *)(buf + off);
-
-				off += de->d_reclen;
-				if (!strcmp(de->d_name, ".") ||
-				    !strcmp(de->d_name, ".."))
-					continue;
-				if (de->d_type == DT_DIR && depth < 8)
-					remove_dir_signal_safe(fd, de->d_name,
-							       depth + 1);
-				else if (!unlinkat(fd, de->d_name, 0))
-					removed = true;
-			}
-		}
-	}
-	close(fd);
-	unlinkat(at, dir, AT_REMOVEDIR);
 }
 
 /*
@@ -132,7 +98,7 @@ static void on_signal(int sig)
 	if (tmp_image[0])
 		unlink(tmp_image);
 	if (workdir[0])
-		remove_dir_signal_safe(AT_FDCWD, workdir, 0);
+		remove_dir_at(AT_FDCWD, workdir, 0);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -149,12 +115,19 @@ static void cleanup(bool keep_image)
 	if (!keep_image && tmp_image[0])
 		unlink(tmp_image);
 	tmp_image[0] = '\0';
+	if (tmp_image_fd >= 0)
+		close(tmp_image_fd);
+	tmp_image_fd = -1;
 	/* For debugging: keep the protofile and the xfs_db batches. */
 	if (workdir[0] && getenv("MKFS_EXECFOLIO_KEEP_WORKDIR"))
 		err_msg("work directory kept: %s", workdir);
 	else if (workdir[0])
 		nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	workdir[0] = '\0';
+	/* Unlocked once removed: a run cleaning up then finds nothing. */
+	if (workdir_lock >= 0)
+		close(workdir_lock);
+	workdir_lock = -1;
 }
 
 /* An exit on the way (out_of_memory()) leaves no image either. */
@@ -285,7 +258,32 @@ static int parse_args(int argc, char **argv, struct options *o)
 					   "");
 	o->source = argv[optind];
 	o->image = argv[optind + 1];
+	/* Found now, not once the image is built. */
+	if (!o->source[0] || !o->image[0])
+		return usage_error(NULL, "%s is empty: expected a path",
+				   o->source[0] ? "IMAGE" : "SOURCE_DIR");
+	if (o->image[strlen(o->image) - 1] == '/')
+		return usage_error(NULL,
+				   "IMAGE %s ends in '/': expected the path of "
+				   "the image file",
+				   o->image);
 	return 0;
+}
+
+/* IMAGE's directory takes new files: found before the tree is read. */
+static int check_image_dir(const struct options *o)
+{
+	char *copy = xstrdup(o->image);
+	const char *dir = dirname(copy);
+	int ret = 0;
+
+	if (access(dir, W_OK | X_OK)) {
+		err_msg("cannot create IMAGE %s in %s: %s", o->image, dir,
+			strerror(errno));
+		ret = -1;
+	}
+	free(copy);
+	return ret;
 }
 
 static int check_image_path(const struct options *o)
@@ -294,7 +292,7 @@ static int check_image_path(const struct options *o)
 
 	if (lstat(o->image, &st)) {
 		if (errno == ENOENT)
-			return 0;
+			return check_image_dir(o);
 		err_msg("cannot use IMAGE %s: %s", o->image, strerror(errno));
 		return -1;
 	}
@@ -314,12 +312,15 @@ static int check_image_path(const struct options *o)
 static int make_workdir(void)
 {
 	const char *tmpdir = getenv("TMPDIR");
+	int err;
 
-	snprintf(workdir, sizeof(workdir), "%s/mkfs.execfolio.XXXXXX",
-		 tmpdir && tmpdir[0] ? tmpdir : "/tmp");
-	if (!mkdtemp(workdir)) {
-		err_msg("cannot create a work directory in %s: %s",
-			tmpdir && tmpdir[0] ? tmpdir : "/tmp", strerror(errno));
+	if (!tmpdir || !tmpdir[0])
+		tmpdir = "/tmp";
+	err = temp_make_workdir(tmpdir, workdir, sizeof(workdir),
+				&workdir_lock);
+	if (err) {
+		err_msg("cannot create a work directory in %s: %s", tmpdir,
+			strerror(-err));
 		workdir[0] = '\0';
 		return -1;
 	}
@@ -329,7 +330,7 @@ static int make_workdir(void)
 static int make_temp_image(const struct options *o, uint64_t size)
 {
 	char *copy = xstrdup(o->image), *copy2 = xstrdup(o->image), *dir;
-	int fd, ret = -1;
+	int err, ret = -1;
 
 	/* Absolute: mkfs.xfs and xfs_db run in the work directory. */
 	dir = realpath(dirname(copy), NULL);
@@ -338,22 +339,19 @@ static int make_temp_image(const struct options *o, uint64_t size)
 			strerror(errno));
 		goto out;
 	}
-	snprintf(tmp_image, sizeof(tmp_image), "%s/.%s.XXXXXX", dir,
-		 basename(copy2));
-	fd = mkstemp(tmp_image);
-	if (fd < 0) {
+	err = temp_make_image(dir, basename(copy2), tmp_image,
+			      sizeof(tmp_image), &tmp_image_fd);
+	if (err) {
 		err_msg("cannot create a file next to IMAGE %s: %s", o->image,
-			strerror(errno));
+			strerror(-err));
 		tmp_image[0] = '\0';
 		goto out;
 	}
-	if (ftruncate(fd, size)) {
+	if (ftruncate(tmp_image_fd, size)) {
 		err_msg("cannot size %s to %llu bytes: %s", tmp_image,
 			(unsigned long long)size, strerror(errno));
-		close(fd);
 		goto out;
 	}
-	close(fd);
 	ret = 0;
 out:
 	free(dir);
@@ -362,17 +360,17 @@ out:
 	return ret;
 }
 
+/* As other tools create files: mode 0666 less the umask. */
 static int keep_image(const struct options *o)
 {
-	int fd = open(tmp_image, O_RDWR);
+	mode_t mask = umask(0);
 
-	if (fd < 0 || fsync(fd)) {
-		err_msg("cannot sync %s: %s", tmp_image, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	umask(mask);
+	if (fchmod(tmp_image_fd, 0666 & ~mask) || fsync(tmp_image_fd)) {
+		err_msg("cannot set the mode of and sync %s: %s", tmp_image,
+			strerror(errno));
 		return -1;
 	}
-	close(fd);
 	if (rename(tmp_image, o->image)) {
 		err_msg("cannot rename %s to %s: %s", tmp_image, o->image,
 			strerror(errno));
@@ -396,6 +394,25 @@ static void summary(const struct options *o, const struct tree *t,
 	       report_count());
 }
 
+/*
+ * mkfs.xfs -N's geometry for an image of *@size, which, when it is the
+ * default, doubles while MKFS_XFS_OPTIONS need a larger image (-d
+ * agcount=16: every allocation group must hold a 64 MB log).
+ */
+static int fitted_geometry(const struct xfsprogs *x, const struct options *o,
+			   uint64_t *size, struct geometry *g)
+{
+	int tries, err;
+
+	for (tries = 0;; tries++) {
+		err = image_geometry(x, o, workdir, *size,
+				     !o->image_size && tries < GROW_TRIES, g);
+		if (err != -ENOSPC)
+			return err;
+		*size *= 2;
+	}
+}
+
 static int build(const struct options *o)
 {
 	/* The options with what fit.c adds to MKFS_XFS_OPTIONS. */
@@ -404,7 +421,7 @@ static int build(const struct options *o)
 	struct xfsprogs x;
 	struct geometry geo;
 	struct tree t;
-	uint64_t size;
+	uint64_t size, least;
 	char *proto = NULL;
 	int ret = EXIT_FAILED, tries;
 
@@ -418,19 +435,23 @@ static int build(const struct options *o)
 	if (names_assign(&t))
 		goto out;
 	size = o->image_size ? o->image_size : image_default_size(&t, 512);
-	if (make_workdir() || image_geometry(&x, &eff, workdir, size, &geo))
+	if (make_workdir() || fitted_geometry(&x, &eff, &size, &geo))
 		goto out;
 	if (fit_inode_size(&t, &eff, &geo, &inodesize) &&
-	    image_geometry(&x, &eff, workdir, size, &geo))
+	    fitted_geometry(&x, &eff, &size, &geo))
 		goto out;
+	/* No smaller than the options need. */
+	least = size;
 	/* The allocation groups grow with the size: until it holds. */
 	for (tries = 0; !o->image_size && tries < FIT_TRIES; tries++) {
 		uint64_t want = fit_default_size(&t, &geo);
 
+		if (want < least)
+			want = least;
 		if (want == size)
 			break;
 		size = want;
-		if (image_geometry(&x, &eff, workdir, size, &geo))
+		if (fitted_geometry(&x, &eff, &size, &geo))
 			goto out;
 	}
 	if (tree_check(&t, &geo))

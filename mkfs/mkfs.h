@@ -11,7 +11,9 @@
  * cannot make; fixup.c makes what the protofile cannot say with xfs_db
  * batches (fixup.h: timestamps, modes and device numbers in
  * fixup_inode.c, xattrs in fixup_xattr.c, names in fixup_names.c), which
- * xfsdb.c runs and dbparse.c reads; report.c lists what differs.
+ * xfsdb.c runs and dbparse.c reads; report.c lists what differs;
+ * tempfiles.c makes the hidden image and the work directory, and removes
+ * those killed runs left.
  */
 #ifndef MKFS_EXECFOLIO_H
 #define MKFS_EXECFOLIO_H
@@ -44,7 +46,11 @@ struct xattr {
 	char *name; /* inside the namespace, without "user." etc. */
 	char *value;
 	size_t len;
-	bool policy; /* trusted.exec_folio_size chosen by the options */
+	/*
+	 * trusted.exec_folio_size of a regular file, with a valid value in
+	 * canonical form: chosen by the options or the source's own.
+	 */
+	bool policy;
 	bool written; /* value rewritten and read back */
 	bool dropped; /* could not be stored; reported */
 	int slot; /* its index in the short-form list or leaf block */
@@ -124,7 +130,8 @@ struct tree {
 };
 
 struct rule {
-	char *glob;
+	const char *arg; /* GLOB=SIZE as given, for messages */
+	char *glob; /* without the leading '/' an absolute GLOB has */
 	uint32_t size;
 };
 
@@ -163,7 +170,10 @@ int report_close(void);
 void err_file(const struct node *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Write @len bytes of @s with non-printable bytes as C escapes. */
-void fput_escaped(FILE *out, const char *s, size_t len);
+void fput_escaped(FILE *out, const void *s, size_t len);
+/* What @put writes of @len bytes at @s, in a string the caller frees. */
+char *render_str(void (*put)(FILE *, const void *, size_t), const void *s,
+		 size_t len);
 
 /* tree.c */
 /* @read_elf: analyse each regular file's ELF headers (node.elf) too. */
@@ -202,7 +212,10 @@ int xfsprogs_find(struct xfsprogs *x);
 /* An estimate from the data and entries, with @inodesize-byte inodes. */
 uint64_t image_default_size(const struct tree *t, unsigned int inodesize);
 int parse_image_size(const char *arg, uint64_t *size); /* says why not */
-/* -ENOSPC, quietly, when the default size was too small: try larger. */
+/*
+ * -ENOSPC, quietly, when the default size was too small: try larger.
+ * Other failures, a full file system under IMAGE among them, are said.
+ */
 int image_mkfs(const struct xfsprogs *x, const struct options *o,
 	       const char *tmp_image, const char *proto, const char *workdir,
 	       uint64_t size);
@@ -217,8 +230,13 @@ struct geometry {
 	bool bigtime;
 	bool ftype; /* directory entries hold the file type */
 };
+/*
+ * -ENOSPC, quietly, when @may_grow and MKFS_XFS_OPTIONS need a larger
+ * image than @size (many allocation groups, each holding a 64 MB log).
+ */
 int image_geometry(const struct xfsprogs *x, const struct options *o,
-		   const char *workdir, uint64_t size, struct geometry *g);
+		   const char *workdir, uint64_t size, bool may_grow,
+		   struct geometry *g);
 
 /*
  * fit.c: the geometry the tree needs. fit_inode_size() adds -i size=N to
@@ -246,10 +264,28 @@ int run_program(char *const argv[], const char *cwd, const char *out_path,
 int xfsdb_run(const struct xfsprogs *x, const char *image, const char *cmd_path,
 	      const char *workdir, struct dbout *out);
 /* Print bytes as xfs_db prints a string field, quotes included. */
-void xfsdb_render(FILE *out, const unsigned char *s, size_t len);
+void xfsdb_render(FILE *out, const void *s, size_t len);
 char *xfsdb_render_str(const unsigned char *s, size_t len);
 /* "#hex" as xfs_db's write takes arbitrary bytes. */
 void xfsdb_hex(FILE *out, const unsigned char *s, size_t len);
+
+/*
+ * tempfiles.c: the hidden image next to IMAGE and the work directory, each
+ * locked by its run while it lives; what killed runs left is removed when
+ * the next run makes its own (messages say what).
+ */
+enum temp_kind {
+	TEMP_IMAGE, /* DIR/.IMAGE.mkfs.execfolio.XXXXXX */
+	TEMP_WORKDIR, /* TMPDIR/mkfs.execfolio.work.XXXXXX */
+};
+/* Make and lock the work directory in @parent: 0 or -errno. */
+int temp_make_workdir(const char *parent, char *path, size_t size, int *lock);
+/* Make and lock the hidden image for @base in @dir: 0 or -errno. */
+int temp_make_image(const char *dir, const char *base, char *path, size_t size,
+		    int *fd);
+void temp_remove_leftovers(const char *dir, enum temp_kind kind);
+/* Remove @dir below @at and what it holds; async-signal-safe. */
+int remove_dir_at(int at, const char *dir, int depth);
 
 /* fixup.c: the xfs_db batches, after mkfs.xfs (fixup.h). */
 int fixup_image(struct tree *t, const struct xfsprogs *x, const char *image,

@@ -42,8 +42,9 @@ void err_file(const struct node *n, const char *fmt, ...)
 	va_end(ap);
 }
 
-void fput_escaped(FILE *out, const char *s, size_t len)
+void fput_escaped(FILE *out, const void *bytes, size_t len)
 {
+	const unsigned char *s = bytes;
 	size_t i;
 
 	for (i = 0; i < len; i++) {
@@ -60,6 +61,21 @@ void fput_escaped(FILE *out, const char *s, size_t len)
 		else
 			fputc(c, out);
 	}
+}
+
+char *render_str(void (*put)(FILE *, const void *, size_t), const void *s,
+		 size_t len)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	if (!f)
+		out_of_memory();
+	put(f, s, len);
+	if (fclose(f))
+		out_of_memory();
+	return buf;
 }
 
 int report_open(const char *path)

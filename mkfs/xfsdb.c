@@ -143,8 +143,9 @@ int xfsdb_run(const struct xfsprogs *x, const char *image, const char *cmd_path,
 }
 
 /* xfs_db's fp_charns(), in the C locale. */
-void xfsdb_render(FILE *out, const unsigned char *s, size_t len)
+void xfsdb_render(FILE *out, const void *bytes, size_t len)
 {
+	const unsigned char *s = bytes;
 	size_t i;
 
 	fputc('"', out);
@@ -165,15 +166,7 @@ void xfsdb_render(FILE *out, const unsigned char *s, size_t len)
 
 char *xfsdb_render_str(const unsigned char *s, size_t len)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-
-	if (!f)
-		out_of_memory();
-	xfsdb_render(f, s, len);
-	fclose(f);
-	return buf;
+	return render_str(xfsdb_render, s, len);
 }
 
 void xfsdb_hex(FILE *out, const unsigned char *s, size_t len)

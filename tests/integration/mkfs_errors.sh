@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # mkfs.execfolio fails clearly and leaves no image that looks good: bad
-# options, an existing IMAGE, missing xfsprogs, unreadable source files, a
-# too small --size, symlinks xfsprogs 6.1 cannot carry, files larger than
-# an allocation group; and builds the names it once refused.
+# options and operands (found before anything is read), an existing IMAGE,
+# missing xfsprogs, unreadable source files, a too small --size, options
+# for mkfs.xfs that need a larger image, a full file system under IMAGE,
+# symlinks xfsprogs 6.1 cannot carry, files larger than an allocation
+# group; what a killed run leaves is removed by the next; and it builds the
+# names it once refused.
 . "$TOP/tests/lib.sh"
 
 MKFS=$BIN/mkfs.execfolio
@@ -15,8 +18,8 @@ command -v setpriv > /dev/null || skip_all "setpriv not installed"
 
 W=$(mktemp -d /tmp/mkfs-errors.XXXXXX)
 chmod 755 "$W"
-trap 'rm -rf "$W"' EXIT
-plan 66
+trap 'mountpoint -q "$W/full" && umount "$W/full"; rm -rf "$W"' EXIT
+plan 92
 
 S=$W/src
 mkdir -p "$S"
@@ -43,6 +46,18 @@ for opt in "--rule true" "--rule true=4m" "--size 100m" "--size 1x"; do
 	check_eq "$opt: one error line and the --help hint" \
 		"$(echo "$err" | grep -vc '^Try ') $(echo "$err" | grep -c '^Try ')" "1 1"
 done
+# Empty operands and an IMAGE that names a directory: usage errors, found
+# before anything is read (no xfsprogs are needed to say so).
+check_fails_saying "empty IMAGE: a usage error before anything is read" 2 \
+	"IMAGE is empty" env XFSPROGS_PATH=/nonexistent "$MKFS" "$S" ""
+check_fails_saying "empty SOURCE_DIR: a usage error" 2 \
+	"SOURCE_DIR is empty" env XFSPROGS_PATH=/nonexistent "$MKFS" "" "$W/out/img"
+check_fails_saying "IMAGE ending in /: a usage error" 2 \
+	"ends in '/'" env XFSPROGS_PATH=/nonexistent "$MKFS" "$S" "$W/out/"
+# IMAGE in a directory that is not there: said before the tree is read.
+check_fails_saying "IMAGE in a missing directory: said before xfsprogs are looked for" 1 \
+	"cannot create IMAGE $W/out/none/img in $W/out/none: No such file" \
+	env XFSPROGS_PATH=/nonexistent "$MKFS" "$S" "$W/out/none/img"
 no_image "usage errors"
 
 echo precious > "$W/out/img"
@@ -98,7 +113,52 @@ for sig in INT TERM; do
 		"$(ls -A "$W/out" | tr '\n' ' ')$(cat "$W/out/img")" "img precious"
 	check "SIG$sig: mkfs.xfs stopped too" sh -c "! kill -0 $child 2> /dev/null"
 done
-rm -rf "$I" "$W/out/img"
+rm -f "$W/out/img"
+
+# SIGKILL cannot be caught: the hidden image and the work directory stay.
+# The next run removes them, and says so; but not those of a run still
+# going (each run locks its own), however many runs start meanwhile.
+# wait_building PID: until PID's stand-in mkfs.xfs builds; prints its pid.
+wait_building() {
+	i=0
+	while [ $i -lt 1800 ] && ! pgrep -P "$1" -f 'mkfs\.xfs .*-p ' > /dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	pgrep -P "$1" -f 'mkfs\.xfs .*-p '
+}
+TMPDIR=$I/tmp XFSPROGS_PATH=$I/bin:/usr/sbin:/sbin \
+	"$MKFS" "$I/src" "$W/out/a.img" 2> /dev/null &
+pid=$!
+child=$(wait_building $pid)
+kill -KILL $pid
+wait $pid
+kill $child 2> /dev/null
+killed_image=$(ls -A "$W/out")
+killed_workdir=$(ls -A "$I/tmp")
+check_eq "SIGKILL: the hidden image and the work directory are left" \
+	"$(ls -A "$W/out" | wc -l) $(ls -A "$I/tmp" | wc -l)" "1 1"
+TMPDIR=$I/tmp XFSPROGS_PATH=$I/bin:/usr/sbin:/sbin \
+	"$MKFS" "$I/src" "$W/out/b.img" 2> "$I/b.err" &
+running=$!
+child=$(wait_building $running)
+check "the next run removes the hidden image the killed run left" \
+	test ! -e "$W/out/$killed_image"
+check "... and its work directory" test ! -e "$I/tmp/$killed_workdir"
+check_eq "... and names both" \
+	"$(grep -c "^mkfs.execfolio: removed .*, left behind by a run that was killed" "$I/b.err")" 2
+running_image=$(ls -A "$W/out")
+running_workdir=$(ls -A "$I/tmp")
+check "a build next to a run still going" \
+	env TMPDIR="$I/tmp" "$MKFS" "$I/src" "$W/out/c.img"
+check_eq "... leaves its hidden image and work directory alone" \
+	"$(ls -A "$W/out" | grep -v '^c\.img$') $(ls -A "$I/tmp")" \
+	"$running_image $running_workdir"
+kill -TERM $running
+wait $running
+check_eq "the run still going, stopped: nothing left" \
+	"$(ls -A "$W/out") $(ls -A "$I/tmp")" "c.img "
+rm -rf "$I" "$W/out/c.img"
 
 # A tree larger than the image: about 400 MB of data in a 300m image, in
 # files an allocation group (75 MB) takes.
@@ -115,6 +175,51 @@ case $err in
 esac
 rm -rf "$B"
 no_image "too small"
+
+# The file system under IMAGE full while mkfs.xfs writes the image: said,
+# not taken for a tree larger than the image. A tmpfs of 60m fills while
+# mkfs.xfs zeroes the log (ENOSPC), one of 150m while it writes the data
+# (a short write, EIO).
+mkdir -p "$W/full" "$W/data"
+head -c 100000000 /dev/zero > "$W/data/zeros"
+for room in 60m 150m; do
+	mount -t tmpfs -o size=$room tmpfs "$W/full"
+	err=$("$MKFS" "$W/data" "$W/full/img" 2>&1)
+	check_eq "$room free under IMAGE: exit status 1" $? 1
+	case $err in
+	*"the file system that holds IMAGE $W/full/img is full"*) ok "$room free under IMAGE: said to be full" ;;
+	*) not_ok "$room free under IMAGE: said to be full"; diag "$err" ;;
+	esac
+	case $err in
+	*--size*) not_ok "$room free under IMAGE: no word of --size"; diag "$err" ;;
+	*) ok "$room free under IMAGE: no word of --size" ;;
+	esac
+	check_eq "$room free under IMAGE: nothing left there" "$(ls -A "$W/full")" ""
+	umount "$W/full"
+done
+rm -rf "$W/data"
+
+# Options for mkfs.xfs that need a larger image: 16 allocation groups, each
+# holding a log of at least 64 MB. The default size grows to hold them; an
+# explicit --size too small says so, without mkfs.xfs's usage text.
+check "-d agcount=16 with the default size: built" \
+	"$MKFS" "$S" "$W/out/img" -- -d agcount=16
+check_eq "... with 16 allocation groups" \
+	"$(xfs_db -c 'sb 0' -c 'print agcount' "$W/out/img")" "agcount = 16"
+rm -f "$W/out/img"
+check "dry run: -d agcount=16 with the default size passes" \
+	"$MKFS" -n "$S" "$W/out/img" -- -d agcount=16
+err=$("$MKFS" --size 1g "$S" "$W/out/img" -- -d agcount=16 2>&1)
+check_eq "-d agcount=16 in --size 1g: exit status 1" $? 1
+case $err in
+*"Log size must be at least 64MB"*"need an image larger than --size (1024 MiB): give a larger --size"*) ok "-d agcount=16 in --size 1g: mkfs.xfs's reason, and a larger --size asked for" ;;
+*) not_ok "-d agcount=16 in --size 1g: mkfs.xfs's reason, and a larger --size asked for"; diag "$err" ;;
+esac
+case $err in
+*"Usage: "*) not_ok "-d agcount=16 in --size 1g: no usage text of mkfs.xfs"; diag "$err" ;;
+*) ok "-d agcount=16 in --size 1g: no usage text of mkfs.xfs" ;;
+esac
+no_image "options that need a larger image"
 
 # mkfs.xfs refusing an option after --: its message, and no word of --size.
 err=$("$MKFS" "$S" "$W/out/img" -- -b size=999 2>&1)

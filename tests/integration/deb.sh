@@ -32,7 +32,11 @@ installed=
 gzip= gzip_attr=
 cleanup() {
 	# gzip's attribute as the test found it.
-	[ -z "$gzip_attr" ] || setfattr -n trusted.exec_folio_size -v "$gzip_attr" "$gzip"
+	if [ -n "$gzip_attr" ]; then
+		setfattr -n trusted.exec_folio_size -v "$gzip_attr" "$gzip"
+	elif [ -n "$gzip" ]; then
+		setfattr -x trusted.exec_folio_size "$gzip" 2>/dev/null
+	fi
 	mountpoint -q "$work/mnt" 2>/dev/null && fusermount3 -u "$work/mnt"
 	# A failed test must not leave the package installed.
 	[ -n "$installed" ] && dpkg --purge execfolio >/dev/null 2>&1
@@ -53,7 +57,7 @@ check_eq "one package, named execfolio_VERSION_ARCH.deb" \
 	"$# $([ -f "$deb" ] && echo yes)" "1 yes"
 lint=$(lintian -I -E --pedantic "$deb" 2>/dev/null)
 lint_status=$?
-check_eq "lintian -I -E --pedantic: no tag but the overridden ones" \
+check_eq "lintian -I -E --pedantic: no tag" \
 	"$lint_status $lint" "0 "
 depends=$(dpkg-deb -f "$deb" Depends)
 missing=

@@ -10,6 +10,7 @@
 #                        the 6.12, stock and 16K-page kernels, every patch built
 #   make demo            the release kernel with and without the policy
 #   make install         PREFIX=/usr/local DESTDIR=
+#   make uninstall       what make install wrote, the same variables
 #   make deb             the Debian package, build/execfolio_VERSION_ARCH.deb
 #   make clean
 
@@ -68,7 +69,7 @@ endif
 
 .SECONDARY:
 
-.PHONY: all clean check check-unit deb deps deps-check install tests fuzz bench
+.PHONY: all clean check check-unit deb deps deps-check install uninstall tests fuzz bench
 
 all:
 
@@ -188,17 +189,54 @@ deps-check:
 	@$(TOP)/dist/fetch-kernel-source --if-missing $(KERNEL_SOURCE_7.3)
 
 # --- install --------------------------------------------------------------------
+# The two files under SYSCONFDIR are configuration, handled as dpkg handles
+# a conffile: `make install` keeps a reapply.conf that differs from the
+# shipped one (the administrator's rules), `make uninstall` keeps either
+# file when it differs from what this tree installs, and says so.
+HOOK_DIR := $(PREFIX)/libexec/execfolio
+HOOK_CONF := $(DESTDIR)$(SYSCONFDIR)/execfolio/reapply.conf
+HOOK_APT := $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/99execfolio
+HOOK_APT_TEXT = sed -e 's|@LIBEXECDIR@|$(HOOK_DIR)|g' \
+	-e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	dist/99execfolio.in
+# What the hook leaves while it runs (dist/dpkg-reapply).
+HOOK_STATE := $(DESTDIR)/var/lib/execfolio
+
+# Every other file install writes, for uninstall; components add theirs.
+INSTALLED_FILES += $(BINDIR)/execfolio $(MANDIR)/man1/execfolio.1 \
+	$(HOOK_DIR)/dpkg-reapply
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d $(DESTDIR)$(PREFIX)/libexec/execfolio
+		$(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d $(DESTDIR)$(HOOK_DIR)
 	install -m 0755 $(BIN)/execfolio $(DESTDIR)$(BINDIR)/execfolio
 	install -m 0644 man/execfolio.1 $(DESTDIR)$(MANDIR)/man1/execfolio.1
-	install -m 0755 dist/dpkg-reapply $(DESTDIR)$(PREFIX)/libexec/execfolio/dpkg-reapply
-	install -D -m 0644 dist/reapply.conf $(DESTDIR)$(SYSCONFDIR)/execfolio/reapply.conf
-	sed -e 's|@LIBEXECDIR@|$(PREFIX)/libexec/execfolio|g' \
-		-e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
-		dist/99execfolio.in > $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/99execfolio
+	install -m 0755 dist/dpkg-reapply $(DESTDIR)$(HOOK_DIR)/dpkg-reapply
+	@if [ -e $(HOOK_CONF) ] && ! cmp -s dist/reapply.conf $(HOOK_CONF); then \
+		echo "install: keeping $(HOOK_CONF), which differs from dist/reapply.conf"; \
+	else \
+		echo "install -D -m 0644 dist/reapply.conf $(HOOK_CONF)"; \
+		install -D -m 0644 dist/reapply.conf $(HOOK_CONF); \
+	fi
+	$(HOOK_APT_TEXT) > $(HOOK_APT)
 	$(if $(INSTALL_EXTRA),$(INSTALL_EXTRA))
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	rm -rf $(HOOK_STATE)
+	@if [ -e $(HOOK_CONF) ] && ! cmp -s dist/reapply.conf $(HOOK_CONF); then \
+		echo "uninstall: keeping $(HOOK_CONF), which differs from dist/reapply.conf (remove it by hand)"; \
+	else \
+		echo "rm -f $(HOOK_CONF)"; rm -f $(HOOK_CONF); \
+	fi
+	@if [ -e $(HOOK_APT) ] && ! $(HOOK_APT_TEXT) | cmp -s - $(HOOK_APT); then \
+		echo "uninstall: keeping $(HOOK_APT), which differs from what make install writes (remove it by hand)"; \
+	else \
+		echo "rm -f $(HOOK_APT)"; rm -f $(HOOK_APT); \
+	fi
+	@for d in $(DESTDIR)$(HOOK_DIR) $(DESTDIR)$(SYSCONFDIR)/execfolio; do \
+		[ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d; \
+	done
 
 # --- deb ------------------------------------------------------------------------
 # The Debian package, made by debhelper from debian/ with the install target

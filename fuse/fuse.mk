@@ -66,5 +66,6 @@ INSTALL_EXTRA += install -D -m 0755 $(BIN)/execfoliofs \
 	$(DESTDIR)$(SBINDIR)/execfoliofs && \
 	install -D -m 0644 man/execfoliofs.8 \
 	$(DESTDIR)$(MANDIR)/man8/execfoliofs.8;
+INSTALLED_FILES += $(SBINDIR)/execfoliofs $(MANDIR)/man8/execfoliofs.8
 
 .PHONY: check-fuse

@@ -50,5 +50,6 @@ INSTALL_EXTRA += install -D -m 0755 $(BIN)/mkfs.execfolio \
 	$(DESTDIR)$(SBINDIR)/mkfs.execfolio && \
 	install -D -m 0644 man/mkfs.execfolio.8 \
 	$(DESTDIR)$(MANDIR)/man8/mkfs.execfolio.8;
+INSTALLED_FILES += $(SBINDIR)/mkfs.execfolio $(MANDIR)/man8/mkfs.execfolio.8
 
 .PHONY: check-mkfs

@@ -4,11 +4,12 @@
 # make deb: the package builds, lintian finds nothing (overrides aside), its
 # dependencies are computed, apt installs it on this machine, each tool it
 # holds works from where it installed them, and a purge leaves nothing of
-# it behind, configuration files and the apt hook's state included.
+# it behind, configuration files and the apt hook's state included. While
+# installed, its apt hook leaves a package reinstall's files as they were.
 . "$TOP/tests/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip_all "needs root to install the package"
-for tool in dh lintian apt-get dpkg-deb; do
+for tool in dh lintian apt-get dpkg-deb getfattr setfattr; do
 	command -v $tool >/dev/null ||
 		skip_all "$tool not installed: run 'make deps' as root"
 done
@@ -23,12 +24,19 @@ for f in /etc/apt/apt.conf.d/99execfolio /etc/execfolio; do
 	[ -e "$f" ] && skip_all "$f exists (make install?); not replacing it"
 done
 
-plan 24
+plan 28
 
 work=$(mktemp -d /tmp/execfolio-deb.XXXXXX)
 chmod 755 "$work"
 installed=
+gzip= gzip_attr=
 cleanup() {
+	# gzip's attribute as the test found it.
+	if [ -n "$gzip_attr" ]; then
+		setfattr -n trusted.exec_folio_size -v "$gzip_attr" "$gzip"
+	elif [ -n "$gzip" ]; then
+		setfattr -x trusted.exec_folio_size "$gzip" 2>/dev/null
+	fi
 	mountpoint -q "$work/mnt" 2>/dev/null && fusermount3 -u "$work/mnt"
 	# A failed test must not leave the package installed.
 	[ -n "$installed" ] && dpkg --purge execfolio >/dev/null 2>&1
@@ -49,21 +57,31 @@ check_eq "one package, named execfolio_VERSION_ARCH.deb" \
 	"$# $([ -f "$deb" ] && echo yes)" "1 yes"
 lint=$(lintian -I -E --pedantic "$deb" 2>/dev/null)
 lint_status=$?
-check_eq "lintian -I -E --pedantic: no tag but the overridden ones" \
+check_eq "lintian -I -E --pedantic: no tag" \
 	"$lint_status $lint" "0 "
 depends=$(dpkg-deb -f "$deb" Depends)
 missing=
-for dep in 'libfuse3-3 (>= ' 'liburcu8 (>= ' 'libc6 (>= ' fuse3 xfsprogs; do
+for dep in 'libfuse3-3 (>= ' 'liburcu8 (>= ' 'libc6 (>= ' attr fuse3 xfsprogs; do
 	case ", $depends," in
 	*", $dep"*) ;;
 	*) missing="$missing $dep" ;;
 	esac
 done
-check_eq "Depends: shared libraries (computed), fuse3 and xfsprogs" "$missing" ""
+check_eq "Depends: shared libraries (computed), attr, fuse3 and xfsprogs" "$missing" ""
 diag "Depends: $depends"
 check_eq "the apt hook and its rules are conffiles" \
 	"$(dpkg-deb -I "$deb" conffiles | sort | tr '\n' ' ' | sed 's/ $//')" \
 	"/etc/apt/apt.conf.d/99execfolio /etc/execfolio/reapply.conf"
+rules=$(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./etc/execfolio/reapply.conf |
+	sed 's/#.*//' | grep -c '[^[:space:]]')
+description=$(dpkg-deb -f "$deb" Description | tr -s ' \n' '  ')
+case $description in
+*"records the attributes"*"puts the same values back"*"ships with none"*)
+	check_eq "the description says what the hook does; the shipped rules tag nothing" \
+		"$rules" 0 ;;
+*) not_ok "the description says what the hook does; the shipped rules tag nothing"
+	diag "$description" ;;
+esac
 
 # --- install and use --------------------------------------------------------------
 installed=1
@@ -114,9 +132,18 @@ else
 	skip "fusermount3 -u: no /dev/fuse"
 fi
 
-# What the apt hook's pre step leaves behind, as before any apt run.
-/usr/libexec/execfolio/dpkg-reapply pre
-check "the hook keeps its state in /var/lib/execfolio" test -f /var/lib/execfolio/dpkg-stamp
+# The installed hook on a reinstall: gzip's files come back as they were,
+# untagged (the shipped rules tag nothing), and the hook says nothing.
+gzip=$(realpath "$(dpkg-query -L gzip | grep -m1 '/bin/gzip$')")
+gzip_attr=$(getfattr --absolute-names --only-values -n trusted.exec_folio_size "$gzip" 2>/dev/null)
+setfattr -x trusted.exec_folio_size "$gzip" 2>/dev/null
+$APT install --reinstall gzip > "$work/reinstall.log" 2>&1
+rc=$?
+check_eq "apt-get install --reinstall gzip: exit 0, nothing from the hook" \
+	"$rc $(grep -ci execfolio "$work/reinstall.log")" "0 0"
+check_eq "... and $gzip, untagged before, is untagged" \
+	"$(getfattr --absolute-names --only-values -n trusted.exec_folio_size "$gzip" 2>/dev/null)" ""
+check "the hook keeps its state in /var/lib/execfolio" test -d /var/lib/execfolio
 
 # --- purge ---------------------------------------------------------------------
 check "apt-get purge execfolio" $APT purge execfolio
@@ -139,5 +166,7 @@ for f in $conffiles; do [ -e "$f" ] && left="$left $f"; done
 check_eq "the configuration files are gone" "$left" ""
 check_eq "two configuration files were checked" "$(echo "$conffiles" | wc -w)" 2
 check "the hook's state is gone" test ! -e /var/lib/execfolio
+check_eq "... and $gzip is as untagged as before" \
+	"$(getfattr --absolute-names --only-values -n trusted.exec_folio_size "$gzip" 2>/dev/null)" ""
 
 tap_done

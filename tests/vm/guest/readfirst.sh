@@ -21,6 +21,8 @@
 #     folio of every order and failing to insert it); with 64 pages of it
 #     cached by random reads, it caches the rest, reads no more than the
 #     file from the disk and the file reads back the same;
+#   - a first 4K read of the 2m-tagged file at read_ahead_kb 128 reads
+#     one 2M folio (the policy rounds the window up to whole folios);
 #   - 32 random 8K, then 64K, reads of the 2m-tagged file after
 #     POSIX_FADV_RANDOM read no more than their bytes (and metadata);
 #   - in a memory cgroup held at its limit by anonymous memory, reads of
@@ -30,7 +32,7 @@
 #     (the write path's folios).
 . /tests/vmlib.sh
 khugepaged_asleep
-echo "1..38"
+echo "1..40"
 ra=/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb
 ra_default=$(cat $ra)
 
@@ -96,6 +98,25 @@ for size in 8192 65536; do
 	check "POSIX_FADV_RANDOM, random reads of $size bytes of the 2m-tagged file: no more than the reads and 64K of metadata" \
 		test "$tagged" -gt 0 -a "$tagged" -le $((32 * size + 65536))
 done
+
+# A policy larger than the readahead window (DESIGN.md section 2.6): at
+# read_ahead_kb 128 a first 4K read of the 2m-tagged file reads one whole
+# 2M folio, of its untagged copy no more than the window.
+first_read() { # FILE: bytes read by a 4K read at offset 0
+	counters_start
+	dd if="$1" of=/dev/null bs=4k count=1 2>/dev/null
+	set -- $(counters_delta)
+	echo "$1"
+}
+echo 128 >$ra
+tagged=$(first_read /mnt/rand.2m)
+plain=$(first_read /mnt/rand.plain)
+echo $ra_default >$ra
+diag "a first 4K read at read_ahead_kb 128: 2m-tagged $tagged bytes, untagged $plain bytes"
+check "a first 4K read of the 2m-tagged file at read_ahead_kb 128 reads one 2M folio" \
+	test "$tagged" -ge 2097152 -a "$tagged" -le $((2097152 + 65536))
+check "the same read of the untagged copy reads no more than the window" \
+	test "$plain" -gt 0 -a "$plain" -le $((131072 + 65536))
 
 # A preload over cached pages.  WILLNEED reads at most the readahead
 # window, so the file fits in the 8192 KB one.

@@ -51,7 +51,8 @@ for cfg in $configs; do
 		tree=/mnt/redis/tagged
 		;;
 	64k)
-		check "$cfg: mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt
+		check "$cfg: mount -o exec_folio_size=64k,exec_folio_scope=all" \
+			mount -o exec_folio_size=64k,exec_folio_scope=all "$TEST_DISK" /mnt
 		prog=/mnt/bigprog
 		tree=/mnt/redis/plain
 		;;

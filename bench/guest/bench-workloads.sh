@@ -469,7 +469,7 @@ if mount -o exec_folio_size=64k "$TEST_DISK" /mnt 2>/dev/null; then
 	umount /mnt
 	for c in $(echo "${BENCH_CONFIGS:-mount tagged}" | tr , " "); do
 		case $c in
-		mount) run_config mount exec_folio_size=64k plain ;;
+		mount) run_config mount exec_folio_size=64k,exec_folio_scope=all plain ;;
 		tagged) run_config tagged exec_folio_size=64k tagged ;;
 		inplace) tag_in_place && run_config inplace exec_folio_size=64k plain ;;
 		*) not_ok "BENCH_CONFIGS: unknown configuration '$c'" ;;

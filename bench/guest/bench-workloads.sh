@@ -6,7 +6,7 @@
 # bench/disks/kernels.sh.  On a kernel without the exec folio mount option
 # (stock, option one) one configuration runs: plain/ mounted without
 # options.  On the execfolio kernel two: plain/ with the 64k mount default
-# ("mount") and tagged/ (libraries tagged 64k) with it ("tagged"), in the
+# applied to every regular file (exec_folio_scope=all: "mount") and tagged/ (libraries tagged 64k) with it ("tagged"), in the
 # order of BENCH_CONFIGS (commas; default "mount,tagged"), which
 # bench-kernels.sh sets to one of them per boot: what runs second in a
 # guest runs up to twice as slow under TCG.  A third, "inplace", is

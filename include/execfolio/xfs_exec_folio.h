@@ -36,6 +36,6 @@ _Static_assert(sizeof(struct xfs_exec_folio) == 32,
 /* The policy could not be read yet (I/O error): retried at next open. */
 #define XFS_EXEC_FOLIO_DEFERRED 0x2
 
-#define XFS_IOC_GET_EXEC_FOLIO _IOR('X', 135, struct xfs_exec_folio)
+#define XFS_IOC_GET_EXEC_FOLIO _IOR('X', 71, struct xfs_exec_folio)
 
 #endif /* EXECFOLIO_XFS_EXEC_FOLIO_H */

@@ -12,11 +12,6 @@
  *   vmhelper mmapsum PATH        the same by a shared mapping of PATH
  *   vmhelper execsum PATH        the same by a private executable mapping of
  *                                PATH, as the dynamic loader maps a library
- *   vmhelper loadsum PATH        the same as the x86_64 dynamic loader maps
- *                                a library: its ELF header read(), its
- *                                whole span reserved by a PROT_READ mapping,
- *                                then all but its first page mapped
- *                                executable over it (MAP_FIXED)
  *   vmhelper cached PATH         bytes of PATH in the page cache (mincore(2)
  *                                of a read-only mapping, which faults nothing)
  *   vmhelper willneed PATH       posix_fadvise(POSIX_FADV_WILLNEED) on all
@@ -333,40 +328,6 @@ static int cmd_execsum(char **args)
 }
 
 /*
- * A checksum of PATH mapped as glibc's loader maps a library whose first
- * segment is read-only (x86_64 with separate code): its ELF header read
- * (832 bytes, as glibc reads it), a reservation of the whole span with the
- * first segment's protection, the text mapped into it at a fixed address.
- * The file is mapped, but none of its pages, when the executable mapping
- * is made, and the header's folios were just added to the page cache by
- * this task, with nothing in between.
- */
-static int cmd_loadsum(char **args)
-{
-	const char *path = args[0];
-	long page = sysconf(_SC_PAGESIZE);
-	char header[832];
-	struct stat st;
-	char *base;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0 || fstat(fd, &st) ||
-	    read(fd, header, sizeof(header)) != sizeof(header))
-		return report(-1);
-	if (st.st_size <= page) {
-		fprintf(stderr, "vmhelper: %s: not larger than a page\n", path);
-		return 1;
-	}
-	base = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (base == MAP_FAILED)
-		return report(-1);
-	if (mmap(base + page, st.st_size - page, PROT_READ | PROT_EXEC,
-		 MAP_PRIVATE | MAP_FIXED, fd, page) == MAP_FAILED)
-		return report(-1);
-	return print_mapping_sum(base, st.st_size, fd);
-}
-
-/*
  * @len bytes of @fd from @offset mapped shared and read-only, or MAP_FAILED,
  * kept from khugepaged by MADV_NOHUGEPAGE: with THP "always", 7.3
  * collapses a regular file's mapping too, and a collapse reads in the
@@ -614,7 +575,6 @@ static const struct {
 	{ "sum", cmd_sum, 1, 1, "sum PATH" },
 	{ "mmapsum", cmd_mmapsum, 1, 1, "mmapsum PATH" },
 	{ "execsum", cmd_execsum, 1, 1, "execsum PATH" },
-	{ "loadsum", cmd_loadsum, 1, 1, "loadsum PATH" },
 	{ "cached", cmd_cached, 1, 1, "cached PATH" },
 	{ "willneed", cmd_willneed, 1, 1, "willneed PATH" },
 	{ "randread", cmd_randread, 3, 5,

@@ -5,7 +5,7 @@
 # dependencies are computed, apt installs it on this machine, each tool it
 # holds works from where it installed them, and a purge leaves nothing of
 # it behind, configuration files and the apt hook's state included.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 [ "$(id -u)" = 0 ] || skip_all "needs root to install the package"
 for tool in dh lintian apt-get dpkg-deb; do
@@ -22,8 +22,6 @@ esac
 for f in /etc/apt/apt.conf.d/99execfolio /etc/execfolio; do
 	[ -e "$f" ] && skip_all "$f exists (make install?); not replacing it"
 done
-
-plan 24
 
 work=$(mktemp -d /tmp/execfolio-deb.XXXXXX)
 chmod 755 "$work"
@@ -140,4 +138,4 @@ check_eq "the configuration files are gone" "$left" ""
 check_eq "two configuration files were checked" "$(echo "$conffiles" | wc -w)" 2
 check "the hook's state is gone" test ! -e /var/lib/execfolio
 
-tap_done
+done_testing

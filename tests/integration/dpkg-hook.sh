@@ -4,14 +4,13 @@
 # The package hook: after a (simulated) upgrade replaced a library, the post
 # step re-applies the policy to it, leaves files of untouched packages and
 # files that already have a policy alone, and reports bad rules.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
+. "$TOP/tests/xfs-scratch.sh"
 
 why=$(xfs_unavailable)
 [ -z "$why" ] || skip_all "$why"
 command -v getfattr > /dev/null || skip_all "getfattr (package attr) not installed"
 xfs_scratch_mount || skip_all "cannot mount an XFS loop device"
-
-plan 15
 
 M=$SCRATCH_MNT
 H=$SCRATCH_DIR/hook
@@ -92,4 +91,4 @@ touch "$H/admin/info/libfoo.list"
 check_fails "relative pattern is reported" 1 "$HOOK" post
 check_fails "post without pre is reported" 1 env EXECFOLIO_STATE_DIR="$H/nostate" "$HOOK" post
 
-tap_done
+done_testing

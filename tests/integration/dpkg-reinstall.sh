@@ -8,7 +8,7 @@
 # dpkg lists the file as /bin/gzip (merged /usr) and the shipped rules say
 # /usr/bin/*. The system is left as found: gzip at the same version, no
 # attribute it did not have, no hook or state outside the temporary prefix.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 EF=$BIN/execfolio
 [ "$(id -u)" = 0 ] || skip_all "needs root to run apt-get"
@@ -44,7 +44,6 @@ apt_get() {
 apt_get install --reinstall --download-only gzip > "$T/download.log" 2>&1 ||
 	skip_all "apt-get cannot fetch gzip: $(tail -1 "$T/download.log")"
 
-plan 8
 diag "dpkg lists $listed, which is $real"
 raw() { getfattr --absolute-names --only-values -n $attr "$1" 2> /dev/null; }
 
@@ -87,4 +86,4 @@ case $(cat "$hook") in
 esac
 check "gzip still works" sh -c 'echo hello | gzip | gzip -d | grep -qx hello'
 
-tap_done
+done_testing

@@ -3,9 +3,7 @@
 #
 # make install into a DESTDIR: every program, page and the apt hook land
 # where the documentation says, and apt can parse the hook.
-. "$TOP/tests/lib.sh"
-
-plan 7
+. "$TOP/tests/tap.sh"
 
 dest=$(mktemp -d /tmp/execfolio-install.XXXXXX)
 trap 'rm -rf "$dest"' EXIT
@@ -35,4 +33,4 @@ esac
 check "man pages format without warnings" sh -c \
 	"for p in $dest/usr/share/man/man*/*; do MANWIDTH=80 man --warnings -l \"\$p\" 2>&1 >/dev/null | grep . && exit 1; done; exit 0"
 
-tap_done
+done_testing

@@ -5,7 +5,7 @@
 # options, an existing IMAGE, missing xfsprogs, unreadable source files, a
 # too small --size, symlinks xfsprogs 6.1 cannot carry, files larger than
 # an allocation group; and builds the names it once refused.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 MKFS=$BIN/mkfs.execfolio
 [ -x "$MKFS" ] || skip_all "$MKFS not built"
@@ -16,7 +16,6 @@ command -v setpriv > /dev/null || skip_all "setpriv not installed"
 W=$(mktemp -d /tmp/mkfs-errors.XXXXXX)
 chmod 755 "$W"
 trap 'rm -rf "$W"' EXIT
-plan 66
 
 S=$W/src
 mkdir -p "$S"
@@ -259,4 +258,4 @@ check "dry run: blank one-byte names in a short-form directory pass" \
 	"$MKFS" -n "$N/small" "$W/out/img"
 no_image "dry runs"
 
-tap_done
+done_testing

@@ -4,7 +4,7 @@
 # execfolio set/get on file systems that store the attribute but do not
 # apply the policy (tmpfs, and ext4 on a loop device): set stores it and
 # warns once per file system, get says that no policy is in effect and why.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 EF=$BIN/execfolio
 [ "$(id -u)" = 0 ] || skip_all "needs root for trusted.* xattrs and mounts"
@@ -27,8 +27,6 @@ mount -t tmpfs -o size=16m execfolio-test "$W/tmpfs" ||
 truncate -s 64M "$W/ext4.img"
 mkfs.ext4 -q -F "$W/ext4.img" && mount -o loop "$W/ext4.img" "$W/ext4" ||
 	skip_all "cannot mount an ext4 loop device"
-
-plan 20
 
 raw() { getfattr --absolute-names --only-values -n trusted.exec_folio_size "$1" 2> /dev/null; }
 
@@ -71,4 +69,4 @@ for fs in tmpfs ext4; do
 	check_eq "$fs: clear does not warn" "$("$EF" clear "$D/a" 2>&1)" ""
 done
 
-tap_done
+done_testing

@@ -4,7 +4,7 @@
 # execfolio scan: real system binaries of several classes and machines
 # compared with readelf -lW, the --json contract checked with jq, files that
 # are not ELF, malformed and special files, -r, and the exit statuses.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 command -v jq > /dev/null || skip_all "jq not installed (make deps installs it)"
 command -v readelf > /dev/null || skip_all "readelf (binutils) not installed"
@@ -24,8 +24,6 @@ for f in /usr/aarch64-linux-gnu/lib/libc.so.6 /lib32/libc.so.6 \
 	[ -f "$f" ] && REAL="$REAL $f"
 done
 nreal=$(echo $REAL | wc -w)
-
-plan $((24 + 3 * nreal))
 
 # Executable PT_LOAD segments as readelf sees them: "offset vaddr filesz
 # align" in decimal, one per line.
@@ -186,4 +184,4 @@ check_eq "-r lists the regular files only, UTF-8 names unchanged" \
 	"$(printf '%s\n' "$T/tree/caf$(printf '\303\251') true" "$T/tree/empty false" "$T/tree/sub/ls true")"
 check_fails "a named FIFO is an error (exit 1)" 1 "$EF" scan "$T/tree/fifo"
 check_fails "a named empty file is an error (exit 1)" 1 "$EF" scan "$T/tree/empty"
-tap_done
+done_testing

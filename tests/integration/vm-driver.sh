@@ -7,7 +7,7 @@
 # fails; tier-boot.sh records a failing setup line, which tap-summary
 # counts, when a make goal or the disk cannot be made; tiers.mk describes
 # every tier the driver runs.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../tap.sh"
 harness=$(cd "$(dirname "$0")/../vm/harness" && pwd)
 tests=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$tests/.." && pwd)
@@ -16,7 +16,6 @@ trap 'rm -rf "$work"' EXIT
 arch=$(uname -m | sed -e 's/aarch64/arm64/')
 
 [ -x "$top/build/bin/mkfs.execfolio" ] || skip_all "mkfs.execfolio is not built (make)"
-plan 12
 
 # A recipe that stages one file from $INPUT and counts its builds in $COUNT.
 cat >"$work/recipe.sh" <<'RECIPE'
@@ -88,4 +87,4 @@ vm-driver-list:
 	done
 done)
 check_eq "every tier's disk recipes and guest tests exist" "$missing" ""
-tap_done
+done_testing

@@ -63,7 +63,8 @@
 # answer, and the trace is printed as "# trace CONFIG WORKLOAD LINE"
 # (timestamps on the guest's clock).  A kernel without tracefs or one of
 # the events prints why; the figures are taken as without it.
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/redis.sh
 # The chroot's programs are in usr/.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 
@@ -483,5 +484,4 @@ cfg=disk
 wl=all
 emit run read_requests $(($1 - reads0))
 emit run read_ms $(($2 - read_ms0))
-echo "1..$n"
-[ $failed = 0 ]
+done_testing

@@ -17,7 +17,9 @@
 # (the loader reserves a library's span PROT_READ before the executable
 # mapping that brings it under the default; before XFS aligned such
 # reservations these two measured 97.3% and 87.5%): at least 98% each.
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/redis.sh
+. /tests/lib/khugepaged.sh
 khugepaged_awake
 # 2,000 requests a command (the benchmarks make 1,000): the server's text
 # is mapped, and what it runs is faulted in, within the first hundreds;
@@ -82,13 +84,10 @@ first_mapper() {
 }
 
 if [ "$(uname -m)" = x86_64 ]; then
-	echo "1..6"
 	first_mapper
 	mount_option_only 980
-	[ $failed = 0 ]
-	exit
+	done_testing
 fi
-echo "1..10"
 
 check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt
 serve tagged /mnt/redis/tagged tagged
@@ -107,4 +106,4 @@ check "umount" umount /mnt
 # mapping, and the few folios of the loader's header read are dropped then
 # (100.0% measured with 7.3's 8M readahead window; 94.3% before the drop).
 mount_option_only 980
-[ $failed = 0 ]
+done_testing

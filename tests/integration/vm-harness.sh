@@ -101,3 +101,4 @@ check_fails_saying "run-vm.sh: a VM_QEMU_ROOT with a comma: exit 2" 2 \
 	"no commas or spaces in its path" \
 	env VM_QEMU_ROOT="$work/a,b" "$vm/run-vm.sh" arm64 "$work/Image" \
 	"$work/initramfs.gz" "$work/disk.img" "$work/run"
+done_testing

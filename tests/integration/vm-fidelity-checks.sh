@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The host side of vm-fidelity.  tests/vm/fidelity-compare.sh runs the
+# The host checks of vm-fidelity, without a VM (a self-test, as
+# vm-harness.sh is the harness's).  tests/vm/fidelity-compare.sh runs the
 # report with the model the guests printed: the 7.3 model on arm64 for a
 # 7.3 guest (the host being another architecture), 6.12 for a 6.12 one;
 # guests of different models, or none, fail; the stock column is checked

@@ -87,4 +87,26 @@ vm-driver-list:
 	done
 done)
 check_eq "every tier's disk recipes and guest tests exist" "$missing" ""
+
+# The guest scripts source what mkinitramfs.sh puts in /tests/lib:
+# tests/tap.sh and the files of tests/vm/lib/.
+unknown=$(sed -n 's|^\. \(/tests/[^ ]*\)$|\1|p' "$top"/tests/vm/guest/*.sh \
+	"$top"/tests/vm/lib/*.sh | sort -u | while read -r lib; do
+	case $lib in
+	/tests/lib/tap.sh) ;;
+	/tests/lib/*) [ -r "$top/tests/vm/lib/${lib#/tests/lib/}" ] || echo "$lib" ;;
+	*) echo "$lib" ;;
+	esac
+done)
+check_eq "the guest tests source only the libraries of /tests/lib" "$unknown" ""
+# The guests run busybox sh.
+if busybox sh -c : 2>/dev/null; then
+	unparsed=$(for f in "$top"/tests/vm/guest/*.sh "$top"/tests/vm/lib/*.sh \
+		"$top"/tests/tap.sh; do
+		busybox sh -n "$f" 2>&1 || echo "${f#"$top"/} does not parse"
+	done)
+	check_eq "every guest test and library parses under busybox sh" "$unparsed" ""
+else
+	skip "busybox is not installed: the guest scripts' syntax is not checked"
+fi
 done_testing

@@ -17,7 +17,7 @@ runs=${4:-10}
 top=$(cd "$(dirname "$0")/.." && pwd)
 py=/usr/bin/python3
 
-. "$top/tests/lib.sh"
+. "$top/tests/xfs-scratch.sh"
 
 why=$(xfs_unavailable)
 [ -z "$why" ] || { echo "bench-stat: $why" >&2; exit 1; }

@@ -26,7 +26,7 @@ OUT=$4
 ROUNDS=${ROUNDS:-6}
 READ_ROUNDS=${READ_ROUNDS:-18}
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/xfs-scratch.sh"
 
 why=$(xfs_unavailable)
 [ -n "$why" ] && { echo "bench-fuse: $why" >&2; exit 1; }

@@ -26,7 +26,8 @@
 # dropped before each.
 #
 # Results are TAP comments "# bench costs KIND LABEL KEY VALUE".
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/counters.sh
 rounds=${BENCH_COST_ROUNDS:-3}
 files=${BENCH_INODES:-100000}
 
@@ -123,5 +124,4 @@ for p in none 16k 64k 2m; do
 	check "small $p: executed every generated program" test "$runs" = "$(ls "$d"/p* "$d"/big* | wc -l)"
 done
 check "umount" umount /mnt
-echo "1..$n"
-[ $failed = 0 ]
+done_testing

@@ -12,7 +12,8 @@
 # KEY VALUE" lines as bench-workloads.sh does, with the FilePmdMapped
 # kB of the process's executable mappings (smaps) as "run file_pmd_kb".
 # TCG has no TLB counters: PMD-mapped bytes are the iTLB-relevant figure.
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/redis.sh
 REDIS_REQUESTS=${BENCH_REDIS_REQUESTS:-1000}
 export REDIS_REQUESTS
 
@@ -87,5 +88,4 @@ for cfg in $configs; do
 	fi
 	check "$cfg: umount" umount /mnt
 done
-echo "1..$n"
-[ $failed = 0 ]
+done_testing

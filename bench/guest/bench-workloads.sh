@@ -21,10 +21,10 @@
 #          redis-server and nginx started until they answer, then a shell
 #   nginx  nginx (2 workers) under ab, BENCH_AB_REQUESTS (1000) requests,
 #          10 at a time, of a 4 KB page over loopback
-#   redis  redis-server under redis-benchmark (vmlib.sh's run_redis),
-#          BENCH_REDIS_REQUESTS (1000) requests per test, over a Unix
-#          socket since 2026-12-06 (before: TCP over loopback), as in the
-#          tests, whose kernels have no TCP/IP
+#   redis  redis-server under redis-benchmark (run_redis,
+#          tests/vm/lib/redis.sh), BENCH_REDIS_REQUESTS (1000) requests
+#          per test, over a Unix socket since 2026-12-06 (before: TCP
+#          over loopback), as in the tests, whose kernels have no TCP/IP
 #   gcc    Debian's gcc-12 building this project's lib/ (src/Makefile),
 #          make -j BENCH_CC_JOBS (2)
 #
@@ -63,7 +63,8 @@
 # answer, and the trace is printed as "# trace CONFIG WORKLOAD LINE"
 # (timestamps on the guest's clock).  A kernel without tracefs or one of
 # the events prints why; the figures are taken as without it.
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/redis.sh
 # The chroot's programs are in usr/.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 
@@ -483,5 +484,4 @@ cfg=disk
 wl=all
 emit run read_requests $(($1 - reads0))
 emit run read_ms $(($2 - read_ms0))
-echo "1..$n"
-[ $failed = 0 ]
+done_testing

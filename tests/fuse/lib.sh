@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Helpers for the execfoliofs integration tests (tests/integration/fuse*.sh).
-# Source after tests/lib.sh. Needs BIN (execfoliofs) and HELPERS (the
+# Source after tests/tap.sh. Needs BIN (execfoliofs) and HELPERS (the
 # programs built from tests/fuse/*.c).
 
 EFS=$BIN/execfoliofs

@@ -7,7 +7,7 @@
 # (tests/fuzz/corpus/TARGET/) once, then fuzzes for FUZZ_SECONDS from that
 # corpus. TAP output.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/tests/lib.sh"
+. "$top/tests/tap.sh"
 
 FUZZ_CC=${FUZZ_CC:-clang}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
@@ -18,8 +18,6 @@ corpus=$top/tests/fuzz/corpus/$FUZZ_TARGET
 
 command -v "$FUZZ_CC" >/dev/null ||
 	skip_all "$FUZZ_CC not installed (make deps installs clang)"
-
-plan 3
 
 check "fuzz_$FUZZ_TARGET builds with ASan and UBSan" "$@"
 
@@ -45,4 +43,4 @@ else
 	diag "$(echo "$out" | tail -60)"
 	cp "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$FUZZ_DIR"/ 2>/dev/null
 fi
-tap_done
+done_testing

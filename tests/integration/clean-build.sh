@@ -9,13 +9,12 @@
 # debhelper writes into debian/ when the package is built in the tree
 # itself is ignored. One clone serves every check (make deb takes about a
 # minute).
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 command -v git > /dev/null || skip_all "git not installed"
 head=$(git -C "$TOP" rev-parse --short HEAD 2> /dev/null) ||
 	skip_all "$TOP is not a git repository"
 
-plan 6
 
 work=$(mktemp -d /tmp/execfolio-clean.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -55,7 +54,7 @@ if ! (cd "$src" && dpkg-checkbuilddeps) > /dev/null 2>&1; then
 	skip "make deb runs the unit tests: build dependencies missing (make deps)"
 	skip "make deb: nothing changed or new outside build/"
 	skip "make deb built the package"
-	tap_done
+	done_testing
 	exit
 fi
 nice make -C "$src" --no-print-directory deb > "$work/deb.log" 2>&1
@@ -72,4 +71,4 @@ check_eq "make deb built the package (exit 0)" \
 	"$rc $(ls "$src"/build/execfolio_*.deb 2> /dev/null | wc -l)" "0 1"
 [ "$rc" = 0 ] || diag "$(tail -20 "$work/deb.log")"
 
-tap_done
+done_testing

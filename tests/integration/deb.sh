@@ -6,7 +6,7 @@
 # holds works from where it installed them, and a purge leaves nothing of
 # it behind, configuration files and the apt hook's state included. While
 # installed, its apt hook leaves a package reinstall's files as they were.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 [ "$(id -u)" = 0 ] || skip_all "needs root to install the package"
 for tool in dh lintian apt-get dpkg-deb getfattr setfattr; do
@@ -24,7 +24,6 @@ for f in /etc/apt/apt.conf.d/99execfolio /etc/execfolio; do
 	[ -e "$f" ] && skip_all "$f exists (make install?); not replacing it"
 done
 
-plan 28
 
 work=$(mktemp -d /tmp/execfolio-deb.XXXXXX)
 chmod 755 "$work"
@@ -169,4 +168,4 @@ check "the hook's state is gone" test ! -e /var/lib/execfolio
 check_eq "... and $gzip is as untagged as before" \
 	"$(getfattr --absolute-names --only-values -n trusted.exec_folio_size "$gzip" 2>/dev/null)" ""
 
-tap_done
+done_testing

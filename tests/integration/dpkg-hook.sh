@@ -6,7 +6,8 @@
 # files; after a (simulated) upgrade replaced them, the post step puts back
 # exactly those values, tags new files only where a rule says so, leaves
 # other packages alone, prints one line at most, and reports bad rules.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
+. "$TOP/tests/xfs-scratch.sh"
 
 why=$(xfs_unavailable)
 [ -z "$why" ] || skip_all "$why"
@@ -15,7 +16,6 @@ for c in getfattr setfattr dpkg-deb dpkg-query jq; do
 done
 xfs_scratch_mount || skip_all "cannot mount an XFS loop device"
 
-plan 24
 
 M=$SCRATCH_MNT
 H=$SCRATCH_DIR/hook
@@ -181,4 +181,4 @@ check_fails_saying "post without pre is reported" 1 "the pre step did not run" \
 	EXECFOLIO_STATE_DIR=/proc/none "$HOOK" pre 2> /dev/null
 check_eq "pre reads apt's whole list, even when it fails" "$(cat "$H/writer")" 0
 
-tap_done
+done_testing

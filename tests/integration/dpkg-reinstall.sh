@@ -10,7 +10,7 @@
 # /bin/gzip (merged /usr). The system is left as found: gzip at the same
 # version, no attribute it did not have, no hook or state outside the
 # temporary prefix.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 EF=$BIN/execfolio
 [ "$(id -u)" = 0 ] || skip_all "needs root to run apt-get"
@@ -46,7 +46,6 @@ apt_get() {
 apt_get install --reinstall --download-only gzip > "$T/download.log" 2>&1 ||
 	skip_all "apt-get cannot fetch gzip: $(tail -1 "$T/download.log")"
 
-plan 13
 diag "dpkg lists $listed, which is $real"
 raw() { getfattr --absolute-names --only-values -n $attr "$1" 2> /dev/null; }
 
@@ -111,4 +110,4 @@ check "with the script gone, apt-get install --reinstall gzip still works" \
 	apt_get -c "$hook" install --reinstall gzip
 check "gzip still works" sh -c 'echo hello | gzip | gzip -d | grep -qx hello'
 
-tap_done
+done_testing

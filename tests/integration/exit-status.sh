@@ -7,7 +7,7 @@
 # errors, exit status 2, said on standard error with what was wrong and
 # the --help hint, and nothing is done. No root or FUSE needed: each is
 # refused before any file is touched or anything is mounted.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 EF=$BIN/execfolio
 MKFS=$BIN/mkfs.execfolio
@@ -17,7 +17,6 @@ for p in "$EF" "$MKFS" "$EFS"; do
 done
 
 BAD_SIZES="48k 3m 64kb 0x10000"
-plan $((6 * $(echo $BAD_SIZES | wc -w) + 3 * 3))
 
 W=$(mktemp -d /tmp/execfolio-exit-status.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -114,4 +113,4 @@ missing-argument --cgroup --exec-folio-size --ra-kb
 missing-operand PATH IMAGE MOUNTPOINT
 EOF
 
-tap_done
+done_testing

@@ -11,7 +11,7 @@
 #
 # `make install` goes to a DESTDIR, bind-mounted on /usr/local in a private
 # mount namespace: the real /usr/local is neither used nor changed.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 . "$TOP/tests/fuse/lib.sh"
 
 why=$(efs_unavailable)
@@ -21,7 +21,6 @@ why=$(efs_unavailable)
 if [ -z "${EXECFOLIO_MOUNT_NS:-}" ]; then
 	EXECFOLIO_MOUNT_NS=1 exec unshare -m --propagation private sh "$0" "$@"
 fi
-plan 30
 efs_setup
 umask 022
 
@@ -141,4 +140,4 @@ check_eq "execfoliofs -o suid: the setuid program runs as root" "$(id_as_nobody)
 efs_umount "$M"
 check_eq "execfoliofs -o suid,dev: exit 0" "$EFS_STATUS" 0
 
-tap_done
+done_testing

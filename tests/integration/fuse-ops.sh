@@ -4,12 +4,11 @@
 # execfoliofs as a file system: every operation through the mount, checked
 # against the backing directory, programs executed and mapped from it, and
 # a clean exit on fusermount3 -u.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 . "$TOP/tests/fuse/lib.sh"
 
 why=$(efs_unavailable)
 [ -n "$why" ] && skip_all "$why"
-plan 39
 efs_setup
 umask 022
 
@@ -114,4 +113,4 @@ check "permissions are enforced (default_permissions)" \
 
 efs_umount "$M"
 check_eq "fusermount3 -u: the daemon exits 0" "$EFS_STATUS" "0"
-tap_done
+done_testing

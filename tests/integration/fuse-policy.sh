@@ -4,18 +4,16 @@
 # execfoliofs resolves and validates the policy like the kernel: the shared
 # vectors (tests/vectors/policy.vec) through real mounts, one per mount
 # option value, and the policy following chmod and xattr changes.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 . "$TOP/tests/fuse/lib.sh"
 
 why=$(efs_unavailable)
 [ -n "$why" ] && skip_all "$why"
 VEC=$TOP/tests/vectors/policy.vec
 values=$("$HELPERS/vectors_mount" --list-mounts "$VEC") || {
-	echo "1..1"
-	echo "not ok 1 - cannot load $VEC"
-	exit 1
+	not_ok "cannot load $VEC"
+	done_testing
 }
-plan $((1 + $(echo "$values" | wc -l) + 17))
 efs_setup
 
 # vectors_check NAME MOUNT_VALUE|-: helper output as diagnostics
@@ -112,4 +110,4 @@ check_eq "a file created through the mount, not executable: no policy" \
 chmod 755 "$M/new"
 check_eq "made executable: the mount default" "$(newpolicy)" "64k mount"
 efs_umount "$M"
-tap_done
+done_testing

@@ -6,12 +6,11 @@
 # mount point is a failed mount, 1), nothing made by a refused one, exit 0
 # on SIGTERM, a killed daemon leaves a mount that fails with ENOTCONN and
 # can be unmounted, and inodes are forgotten (no leak over many cycles).
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 . "$TOP/tests/fuse/lib.sh"
 
 why=$(efs_unavailable)
 [ -n "$why" ] && skip_all "$why"
-plan 26
 efs_setup
 
 check_fails "no arguments: usage error" 2 "$EFS"
@@ -112,4 +111,4 @@ fds=$(ls /proc/"$EFS_PID"/fd | wc -l)
 check "descriptors follow the inode count (fds $fds, inodes $base)" test "$fds" -le $((base + 32))
 efs_umount "$M"
 check_eq "fusermount3 -u after the leak test: exit 0" "$EFS_STATUS" "0"
-tap_done
+done_testing

@@ -7,12 +7,11 @@
 # files), and many threads creating, renaming, linking, listing and
 # unlinking at once; the daemon must still unmount cleanly with no inode
 # left behind.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 . "$TOP/tests/fuse/lib.sh"
 
 why=$(efs_unavailable)
 [ -n "$why" ] && skip_all "$why"
-plan 8
 efs_setup
 
 efs_mount "$B" "$M"
@@ -39,4 +38,4 @@ while [ "$(efs_inodes "$M")" != 0 ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1))
 check_eq "all inodes forgotten after the stress" "$(efs_inodes "$M")" "0"
 efs_umount "$M"
 check_eq "unmount after the stress: exit 0" "$EFS_STATUS" "0"
-tap_done
+done_testing

@@ -8,13 +8,12 @@
 # tests/unit/test_simulate.c for the same cases step by step). Then a real
 # program is traced. The report is execfolio report's; execfoliofs --report
 # runs that command.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 . "$TOP/tests/fuse/lib.sh"
 
 why=$(efs_unavailable)
 [ -n "$why" ] && skip_all "$why"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 32
 efs_setup
 T=$EFS_DIR/trace
 
@@ -109,4 +108,4 @@ check "the report covers ls's text" \
 check_eq "execfolio report reads the daemon's trace as execfoliofs --report" \
 	"$("$BIN/execfolio" report --json "$T" | cmp - "$EFS_DIR/ls.json" 2>&1)" ""
 diag "$("$EFS" --report "$T")"
-tap_done
+done_testing

@@ -6,9 +6,8 @@
 # nothing until the administrator writes one. make install keeps rules the
 # administrator edited; make uninstall removes every file install wrote
 # but a configuration file the administrator changed, and says so.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
-plan 15
 
 dest=$(mktemp -d /tmp/execfolio-install.XXXXXX)
 trap 'rm -rf "$dest"' EXIT
@@ -70,4 +69,4 @@ check_eq "make uninstall of an unedited install leaves no file" \
 check_eq "... nor the execfolio directories or the hook's state" \
 	"$(cd "$dest" && find . -name '*execfolio*')" ""
 
-tap_done
+done_testing

@@ -6,7 +6,7 @@
 # nothing for stock, option one on 6.12 as the backport's patches up to
 # upstream's commit or the patch given, and a clear error for every
 # combination that cannot be built.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../tap.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -23,8 +23,6 @@ patches() {
 		"$1/scripts/build-kernel.sh" --patches arm64 release \
 		"$work/Image" ${3:-}
 }
-
-plan 12
 
 check_eq "7.3, execfolio: fs/series in its order" \
 	"$(patches "$top/fs" 7.3)" "$(series_paths "$top/fs")"
@@ -73,4 +71,4 @@ check_fails_saying "6.12, option one: refused when the backport lacks it" 1 \
 echo 0099-missing.patch >>"$work/fs/backport-6.12/series"
 check_fails_saying "a series listing a missing patch is refused" 1 \
 	"lists 0099-missing.patch but" patches "$work/fs" 6.12 stock
-tap_done
+done_testing

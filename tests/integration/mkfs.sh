@@ -6,7 +6,9 @@
 # unprivileged user to prove no privilege is needed), names the protofile
 # cannot carry, leaf-form xattrs, filesystems without bigtime, and policy
 # selection (--exec-folio-size, --auto, --rule) checked file by file.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
+. "$TOP/tests/xfs-scratch.sh"
+. "$TOP/tests/image-workdir.sh"
 
 MKFS=$BIN/mkfs.execfolio
 GEN=$TOP/tests/mkfs/gen_tree.py
@@ -19,8 +21,6 @@ command -v python3 > /dev/null || skip_all "python3 not installed"
 [ -x "$MKFS" ] || skip_all "$MKFS not built"
 
 image_workdir mkfs-test
-
-plan 43
 
 # build_and_compare NAME SRC IMG [OPTIONS...]: build, repair -n, mount,
 # compare with the source and the --dry-run policy list.
@@ -257,4 +257,4 @@ got=$("$MKFS" --dry-run --rule '*=64k' --rule 'lib=2m' "$P" x | sort | tr '\n' '
 check_eq "--rule: fnmatch without flags, '*' crosses '/', no partial match" \
 	"$got" "bin/script 64k bin/true 64k bin/true-noexec 64k data/file 64k lib/libc.so.6 64k "
 
-tap_done
+done_testing

@@ -3,7 +3,7 @@
 #
 # The man page of mkfs.execfolio documents every option --help lists, and
 # --version, and renders without warnings in 80 columns, examples included.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 MKFS=$BIN/mkfs.execfolio
 PAGE=$TOP/man/mkfs.execfolio.8
@@ -12,7 +12,6 @@ command -v man > /dev/null || skip_all "man (package man-db) not installed"
 
 W=$(mktemp -d /tmp/mkfs-doc.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-plan 5
 
 MANWIDTH=80 man --warnings -l "$PAGE" > "$W/page" 2> "$W/warnings"
 check_eq "the page renders without warnings" "$(cat "$W/warnings")" ""
@@ -27,4 +26,4 @@ check_eq "every option --help lists has its entry in the page" "$missing" ""
 check "--help lists --version" grep -q -- '--version' "$W/help"
 check "the page has an entry for --version" grep -q '^ *--version$' "$W/page"
 
-tap_done
+done_testing

@@ -8,7 +8,7 @@
 # symlinks xfsprogs 6.1 cannot carry, files larger than an allocation
 # group; what a killed run leaves is removed by the next; and it builds the
 # names it once refused.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 MKFS=$BIN/mkfs.execfolio
 [ -x "$MKFS" ] || skip_all "$MKFS not built"
@@ -19,7 +19,6 @@ command -v setpriv > /dev/null || skip_all "setpriv not installed"
 W=$(mktemp -d /tmp/mkfs-errors.XXXXXX)
 chmod 755 "$W"
 trap 'mountpoint -q "$W/full" && umount "$W/full"; rm -rf "$W"' EXIT
-plan 92
 
 S=$W/src
 mkdir -p "$S"
@@ -364,4 +363,4 @@ check "dry run: blank one-byte names in a short-form directory pass" \
 	"$MKFS" -n "$N/small" "$W/out/img"
 no_image "dry runs"
 
-tap_done
+done_testing

@@ -3,7 +3,7 @@
 #
 # mkfs.execfolio makes IMAGE as other tools make files: mode 0666 less the
 # umask, also when --force replaces a file of another mode.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 MKFS=$BIN/mkfs.execfolio
 [ -x "$MKFS" ] || skip_all "$MKFS not built"
@@ -11,7 +11,6 @@ command -v mkfs.xfs > /dev/null || [ -x /usr/sbin/mkfs.xfs ] || skip_all "xfspro
 
 W=$(mktemp -d /tmp/mkfs-mode.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-plan 4
 
 mkdir "$W/src"
 echo data > "$W/src/file"
@@ -25,4 +24,4 @@ chmod 600 "$W/img-022"
 check_eq "umask 022, --force over a file of mode 600: mode 644" \
 	"$(stat -c %a "$W/img-022" 2>&1)" 644
 
-tap_done
+done_testing

@@ -14,7 +14,9 @@
 # source field by field (names looked up, stat, contents read) and `ls`
 # lists the same names. This kernel mounts no v4 file system: the names of
 # those are listed with xfs_db's ls, which reads the directory's entries.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
+. "$TOP/tests/xfs-scratch.sh"
+. "$TOP/tests/image-workdir.sh"
 
 MKFS=$BIN/mkfs.execfolio
 NAMES=$TOP/tests/mkfs/names_tree.py
@@ -122,7 +124,6 @@ check_image() {
 	umount "$MNT"
 }
 
-plan 29
 check_image v5 "$W/src4k" "$DIRS4K" "" yes
 check_image "v5, 16k directory blocks" "$W/src16k" "$DIRS16K" "-n size=16384" yes
 check_image "v4 with ftype" "$W/src4k" "$DIRS4K" "-m crc=0" no
@@ -130,4 +131,4 @@ check_image "v4 without ftype" "$W/src4k" "$DIRS4K" "-m crc=0 -n ftype=0" no
 check_image "v4 without ftype, 16k directory blocks" "$W/src16k" "$DIRS16K" \
 	"-m crc=0 -n ftype=0,size=16384" no
 
-tap_done
+done_testing

@@ -7,7 +7,8 @@
 # by --verbose; invalid ones reported, left out, and an error with
 # --strict), and --rule options that match no file (a warning, an error
 # with --strict), absolute GLOBs meaning the path from the image root.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
+. "$TOP/tests/image-workdir.sh"
 
 MKFS=$BIN/mkfs.execfolio
 POLICY=trusted.exec_folio_size
@@ -25,7 +26,6 @@ policy_hex() {
 		sed -n "s/^$POLICY=//p"
 }
 
-plan 29
 
 # ---- the source's own values: bogus, 3k (no power of two) are invalid;
 # 65536, 64K and "64k\n" are valid and stored as 64k. A file the options
@@ -117,4 +117,4 @@ check "--strict: no image made" test ! -e "$W/rule.img"
 check_fails_saying "a GLOB of the image root alone is a usage error" 2 \
 	"GLOB names the root of the image" "$MKFS" --dry-run --rule '/=64k' "$R" x
 
-tap_done
+done_testing

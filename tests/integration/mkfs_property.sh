@@ -13,7 +13,9 @@
 # MKFS_PROP_SEED sets the first seed (default: from the clock), and
 # MKFS_PROP_RUNS the number of seeds (default 3); each seed is printed,
 # and MKFS_PROP_SEED=N MKFS_PROP_RUNS=1 repeats one run.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
+. "$TOP/tests/xfs-scratch.sh"
+. "$TOP/tests/image-workdir.sh"
 
 MKFS=$BIN/mkfs.execfolio
 PROP=$TOP/tests/mkfs/prop_tree.py
@@ -34,7 +36,6 @@ as_nobody() {
 	setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups --inh-caps=-all "$@"
 }
 
-plan $((RUNS * 5))
 diag "seeds $SEED to $((SEED + RUNS - 1)); repeat one with MKFS_PROP_SEED=N MKFS_PROP_RUNS=1"
 
 run=0
@@ -117,4 +118,4 @@ while [ $run -lt "$RUNS" ]; do
 	rm -rf "$B" "$B.img"
 done
 
-tap_done
+done_testing

@@ -6,7 +6,7 @@
 # batch of fix-ups, five at most however large the tree (mkfs/fixup.c);
 # and an answer changed, short of a line or cut short fails the build,
 # saying what is wrong, with no image left.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 MKFS=$BIN/mkfs.execfolio
 [ -x "$MKFS" ] || skip_all "$MKFS not built"
@@ -18,7 +18,6 @@ real_repair=$(PATH=$PATH:/usr/sbin:/sbin command -v xfs_repair) || skip_all "xfs
 
 W=$(mktemp -d /tmp/mkfs-xfsdb.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-plan 32
 
 X=$W/xfsprogs
 mkdir -p "$X" "$W/out"
@@ -140,4 +139,4 @@ edited "a write into the index that reads back otherwise" \
 	'/^Allowing write of corrupted data with good CRC$/{n;s/ = .*/ = 0x7/;}' \
 	"of directory block 0 reads back as 0x7, not"
 
-tap_done
+done_testing

@@ -4,7 +4,7 @@
 # execfolio set/get on file systems that store the attribute but do not
 # apply the policy (tmpfs, and ext4 on a loop device): set stores it and
 # warns once per file system, get says that no policy is in effect and why.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 EF=$BIN/execfolio
 [ "$(id -u)" = 0 ] || skip_all "needs root for trusted.* xattrs and mounts"
@@ -28,7 +28,6 @@ truncate -s 64M "$W/ext4.img"
 mkfs.ext4 -q -F "$W/ext4.img" && mount -o loop "$W/ext4.img" "$W/ext4" ||
 	skip_all "cannot mount an ext4 loop device"
 
-plan 37
 
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 raw() { getfattr --absolute-names --only-values -n trusted.exec_folio_size "$1" 2> /dev/null; }
@@ -125,4 +124,4 @@ for cmd in "set -r 64k" "get -r" "scan -r"; do
 			"$W/parent/m2: note: a mount point, skipped (-r does not cross into other file systems; name it to visit it)")"
 done
 
-tap_done
+done_testing

@@ -4,15 +4,14 @@
 # execfolio set/get/clear on a real XFS filesystem (loop device): canonical
 # values on disk, refusals before any change, error messages and exit codes,
 # recursion, auto, and what an unprivileged user is told.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
+. "$TOP/tests/xfs-scratch.sh"
 
 EF=$BIN/execfolio
 why=$(xfs_unavailable)
 [ -z "$why" ] || skip_all "$why"
 command -v getfattr > /dev/null || skip_all "getfattr (package attr) not installed"
 xfs_scratch_mount || skip_all "cannot mount an XFS loop device"
-
-plan 58
 
 M=$SCRATCH_MNT
 cp /bin/true "$M/exe"
@@ -212,4 +211,4 @@ check_fails "unknown command" 2 "$EF" frob
 check_fails "set without a path" 2 "$EF" set 64k
 check_fails "unknown option" 2 "$EF" get --frob "$M/text"
 
-tap_done
+done_testing

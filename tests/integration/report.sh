@@ -6,7 +6,7 @@
 # tests/unit/test_simulate.c) on the 6.12 and 7.3 models, the same output
 # from execfoliofs --report, --apply, and each kind of damaged trace
 # refused with its line, exit 1, nothing stored.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 EF=$BIN/execfolio
 EFS=$BIN/execfoliofs
@@ -14,7 +14,6 @@ for p in "$EF" "$EFS"; do
 	[ -x "$p" ] || skip_all "$p not built"
 done
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 48
 
 W=$(mktemp -d /tmp/execfolio-report.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -228,4 +227,4 @@ check_fails "no trace: usage" 2 "$EF" report
 check_fails "a bad --ra-kb: usage, before the trace is read" 2 \
 	"$EF" report --ra-kb 1x "$W/missing"
 check_fails "an unknown option: usage" 2 "$EF" report --frob "$T"
-tap_done
+done_testing

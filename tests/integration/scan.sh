@@ -4,7 +4,7 @@
 # execfolio scan: real system binaries of several classes and machines
 # compared with readelf -lW, the --json contract checked with jq, files that
 # are not ELF, malformed and special files, -r, and the exit statuses.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 command -v jq > /dev/null || skip_all "jq not installed (make deps installs it)"
 command -v readelf > /dev/null || skip_all "readelf (binutils) not installed"
@@ -25,7 +25,6 @@ for f in /usr/aarch64-linux-gnu/lib/libc.so.6 /lib32/libc.so.6 \
 done
 nreal=$(echo $REAL | wc -w)
 
-plan $((25 + 3 * nreal))
 
 # Executable PT_LOAD segments as readelf sees them: "offset vaddr filesz
 # align" in decimal, one per line.
@@ -194,4 +193,4 @@ echo text > "$T/names/c\\d"
 check_eq "a newline and a backslash in a name are escaped in the table" \
 	"$("$EF" scan -r "$T/names" | awk 'NR > 1 { print $1, $NF }' | sort)" \
 	"$(printf '%s\n' "executable $T/names/a\\nb" "not-elf $T/names/c\\\\d")"
-tap_done
+done_testing

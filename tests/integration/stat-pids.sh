@@ -4,7 +4,7 @@
 # execfolio stat on PIDs it cannot measure: a kernel thread is named as
 # one (it has no user text), and --json still prints JSON when no PID could
 # be measured.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 EF=$BIN/execfolio
 [ "$(id -u)" = 0 ] || skip_all "needs root for pagemap PFNs and /proc/kpageflags"
@@ -27,7 +27,6 @@ done
 # No process has the largest PID: pid_max is at most 4194304.
 gone=2147483647
 
-plan 5
 
 err=$("$EF" stat "$kthread" 2>&1 > /dev/null); rc=$?
 case "$rc:$err" in
@@ -46,4 +45,4 @@ out=$("$EF" stat --json $$ "$gone" 2> /dev/null); rc=$?
 check_eq "stat --json with one PID measured: its object, exit 1" \
 	"$rc $(printf '%s' "$out" | jq -c .pids)" "1 [$$]"
 
-tap_done
+done_testing

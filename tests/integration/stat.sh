@@ -5,7 +5,8 @@
 # folios; stat sees them, its text matches smaps, and the kernel's thpmaps
 # agrees per folio size within 1%.
 
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
+. "$TOP/tests/xfs-scratch.sh"
 
 why=$(xfs_unavailable)
 [ -z "$why" ] || skip_all "$why"
@@ -13,9 +14,7 @@ why=$(xfs_unavailable)
 
 execfolio=$BIN/execfolio
 holder=${BIN%/bin}/obj/tests/tools/text-holder
-[ -x "$holder" ] || { echo "1..1"; not_ok "text holder $holder not built"; exit 1; }
-
-plan 20
+[ -x "$holder" ] || { not_ok "text holder $holder not built"; done_testing; }
 
 pids=
 cleanup() {
@@ -158,4 +157,4 @@ if command -v setpriv >/dev/null; then
 else
 	skip "setpriv not installed"
 fi
-tap_done
+done_testing

@@ -7,13 +7,12 @@
 # those when the tiers end; build-kernel.sh's locks, which make a build
 # wait for the one before it and a second build of the same kernel wait
 # for the first and take its kernel from the cache.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../tap.sh"
 tests=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$tests/.." && pwd)
 harness=$tests/vm/harness
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-plan 14
 
 # --- the order of make check's VM runs ----------------------------------------
 # Without the settings of a make check that runs this test (MAKEFLAGS):
@@ -136,4 +135,4 @@ check_eq "a second build of a kernel waits for the first" \
 	"1/released"
 check_eq "then takes the kernel from the cache" "$(cat "$work/out/bzImage" 2>/dev/null)" "the kernel"
 wait
-tap_done
+done_testing

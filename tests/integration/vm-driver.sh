@@ -7,7 +7,7 @@
 # fails; tier-boot.sh records a failing setup line, which tap-summary
 # counts, when a make goal or the disk cannot be made; tiers.mk describes
 # every tier the driver runs.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../tap.sh"
 harness=$(cd "$(dirname "$0")/../vm/harness" && pwd)
 tests=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$tests/.." && pwd)
@@ -16,7 +16,6 @@ trap 'rm -rf "$work"' EXIT
 arch=$(uname -m | sed -e 's/aarch64/arm64/')
 
 [ -x "$top/build/bin/mkfs.execfolio" ] || skip_all "mkfs.execfolio is not built (make)"
-plan 12
 
 # A recipe that stages one file from $INPUT and counts its builds in $COUNT.
 cat >"$work/recipe.sh" <<'RECIPE'
@@ -88,4 +87,26 @@ vm-driver-list:
 	done
 done)
 check_eq "every tier's disk recipes and guest tests exist" "$missing" ""
-tap_done
+
+# The guest scripts source what mkinitramfs.sh puts in /tests/lib:
+# tests/tap.sh and the files of tests/vm/lib/.
+unknown=$(sed -n 's|^\. \(/tests/[^ ]*\)$|\1|p' "$top"/tests/vm/guest/*.sh \
+	"$top"/tests/vm/lib/*.sh | sort -u | while read -r lib; do
+	case $lib in
+	/tests/lib/tap.sh) ;;
+	/tests/lib/*) [ -r "$top/tests/vm/lib/${lib#/tests/lib/}" ] || echo "$lib" ;;
+	*) echo "$lib" ;;
+	esac
+done)
+check_eq "the guest tests source only the libraries of /tests/lib" "$unknown" ""
+# The guests run busybox sh.
+if busybox sh -c : 2>/dev/null; then
+	unparsed=$(for f in "$top"/tests/vm/guest/*.sh "$top"/tests/vm/lib/*.sh \
+		"$top"/tests/tap.sh; do
+		busybox sh -n "$f" 2>&1 || echo "${f#"$top"/} does not parse"
+	done)
+	check_eq "every guest test and library parses under busybox sh" "$unparsed" ""
+else
+	skip "busybox is not installed: the guest scripts' syntax is not checked"
+fi
+done_testing

@@ -8,7 +8,7 @@
 # disk that is not NAME=IMAGE, and a VM_QEMU_ROOT without QEMU, before it
 # touches its output directory or starts QEMU.  No VM is booted: the
 # runs are made up, as run-vm.sh would leave them.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../tap.sh"
 vm=$(cd "$(dirname "$0")/../vm/harness" && pwd)
 tests=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -38,22 +38,18 @@ Unable to handle kernel NULL pointer dereference at virtual address 000000000000
 BUG: sleeping function called from invalid context at mm/filemap.c:1234
 Kernel panic - not syncing: Fatal exception'
 
-plan $(($(echo "$splats" | wc -l) + 14))
-
 fake_run "$work/clean" 0 "xfs: exec_folio_size=64k"
 check_eq "a clean run passes console-tap" "$(console_failures "$work/clean")" 0
 
 i=0
-echo "$splats" | while IFS= read -r line; do
+while IFS= read -r line; do
 	i=$((i + 1))
 	fake_run "$work/splat$i" 0 "[   12.345678] $line"
-	if "$vm/console-tap.sh" "$work/splat$i" | grep -q '^not ok 3 '; then
-		echo "ok $((i + 1)) - a planted splat fails the run: $line"
-	else
-		echo "not ok $((i + 1)) - a planted splat fails the run: $line"
-	fi
-done
-TAP_N=$(($(echo "$splats" | wc -l) + 1))
+	check "a planted splat fails the run: $line" \
+		sh -c "'$vm/console-tap.sh' '$work/splat$i' | grep -q '^not ok 3 '"
+done <<EOF
+$splats
+EOF
 
 fake_run "$work/timeout" 124 ""
 check "a timeout (QEMU status 124) fails the run" \
@@ -105,3 +101,4 @@ check_fails_saying "run-vm.sh: a VM_QEMU_ROOT with a comma: exit 2" 2 \
 	"no commas or spaces in its path" \
 	env VM_QEMU_ROOT="$work/a,b" "$vm/run-vm.sh" arm64 "$work/Image" \
 	"$work/initramfs.gz" "$work/disk.img" "$work/run"
+done_testing

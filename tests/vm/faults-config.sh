@@ -7,22 +7,17 @@
 # drops an option whose dependencies are missing without a word).
 options="CONFIG_PROVE_LOCKING CONFIG_DEBUG_VM CONFIG_DEBUG_ATOMIC_SLEEP
 CONFIG_FAIL_PAGE_ALLOC CONFIG_FAULT_INJECTION_DEBUG_FS"
-n=0
-failed=0
-echo "1..$(($# * $(echo $options | wc -w)))"
+. "$(dirname "$0")/../tap.sh"
 for config; do
 	for opt in $options; do
-		n=$((n + 1))
 		if [ ! -r "$config" ]; then
-			echo "not ok $n - $config: $opt=y (no such file: build the kernel)"
-			failed=1
+			not_ok "$config: $opt=y (no such file: build the kernel)"
 		elif grep -qx "$opt=y" "$config"; then
-			echo "ok $n - $config: $opt=y"
+			ok "$config: $opt=y"
 		else
-			echo "not ok $n - $config: $opt=y"
-			echo "#   it has: $(grep -E "^(# )?${opt}[= ]" "$config" || echo unset)"
-			failed=1
+			not_ok "$config: $opt=y"
+			diag "  it has: $(grep -E "^(# )?${opt}[= ]" "$config" || echo unset)"
 		fi
 	done
 done
-exit $failed
+done_testing

@@ -30,6 +30,7 @@ tol=${FIDELITY_PP:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+. "$(dirname "$0")/../tap.sh"
 # shellcheck source=tests/vm/fidelity-blocks.sh
 . "$(dirname "$0")/fidelity-blocks.sh"
 
@@ -77,20 +78,18 @@ block "$tap_stock" real-nopolicy | real_rows >"$tmp/real-stock"
 # boots must be of one base and disk window, or no column means anything.
 model=$(block "$tap_patched" model)
 if [ -z "$model" ] || [ "$model" != "$(block "$tap_stock" model)" ]; then
-	echo "1..1"
-	echo "not ok 1 - the guests printed no model, or different ones:" \
+	not_ok "the guests printed no model, or different ones:" \
 		"patched '$model', stock '$(block "$tap_stock" model)'"
-	exit 1
+	done_testing
 fi
 kernel=$(echo "$model" | sed -n 's/.*--kernel \([^ ]*\).*/\1/p')
 
 # shellcheck disable=SC2086 # $model is words
 if [ ! -s "$tmp/trace" ] ||
 	! "$efs" --report --json $model "$tmp/trace" >"$tmp/report.json" 2>"$tmp/err"; then
-	echo "1..1"
-	echo "not ok 1 - no report from the guest's trace (see $tap_patched)"
+	not_ok "no report from the guest's trace (see $tap_patched)"
 	sed -e 's/^/# /' "$tmp/err" 2>/dev/null
-	exit 1
+	done_testing
 fi
 report_rows 64k <"$tmp/report.json" >"$tmp/pred-64k"
 report_rows stock <"$tmp/report.json" >"$tmp/pred-stock"
@@ -108,24 +107,31 @@ for c in 64k stock; do
 	fi
 done >"$tmp/rows"
 
-echo "1..$(wc -l <"$tmp/rows")"
-echo "# the report's model: $model"
+diag "the report's model: $model"
 stock_label="stock $kernel"
 [ "$stock_boot" = stock ] || stock_label="$stock_label (the series with no policy)"
-awk -v tol="$tol" -v stock="$stock_label" '
-	$2 == "missing" {
-		printf "not ok %d - %s: no real table from the guest\n", NR, $1
-		bad = 1; next
-	}
-	{
-		d = $3 - $4; if (d < 0) d = -d
-		what = sprintf("%s %s: predicted %.1f%%, real %.1f%% (%.1f pp)",
-			$1 == "64k" ? "this policy at 64k," : stock ",", $2, $3, $4, d)
-		if (d <= tol) printf "ok %d - %s\n", NR, what
-		else { printf "not ok %d - %s\n", NR, what; bad = 1 }
-	}
-	END { exit bad }' "$tmp/rows"
-status=$?
+# A verdict and what it is about, per row.
+verdicts() {
+	awk -v tol="$tol" -v stock="$stock_label" '
+		$2 == "missing" {
+			printf "not_ok %s: no real table from the guest\n", $1
+			next
+		}
+		{
+			d = $3 - $4; if (d < 0) d = -d
+			printf "%s %s %s: predicted %.1f%%, real %.1f%% (%.1f pp)\n",
+				d <= tol ? "ok" : "not_ok",
+				$1 == "64k" ? "this policy at 64k," : stock ",", $2, $3, $4, d
+		}' "$tmp/rows"
+}
+while read -r verdict what; do
+	case $verdict in
+	ok) ok "$what" ;;
+	not_ok) not_ok "$what" ;;
+	esac
+done <<EOF
+$(verdicts)
+EOF
 for c in 64k stock; do
 	if [ $c = 64k ]; then
 		tap=$tap_patched real=real-64k label="sqlite3, 64k"
@@ -140,4 +146,4 @@ for c in 64k stock; do
 		"real: $(sed -n "s/^# $label: read from disk \([0-9]*\) bytes, page cache grew by \([0-9]*\) bytes.*/read \1 bytes, page cache grew \2 bytes (whole run, all files)/p" \
 		"$tap" 2>/dev/null | tail -1)"
 done
-exit $status
+done_testing

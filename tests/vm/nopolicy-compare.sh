@@ -13,6 +13,7 @@
 set -u
 out=$1
 
+. "$(dirname "$0")/../tap.sh"
 # shellcheck source=tests/vm/fidelity-blocks.sh
 . "$(dirname "$0")/fidelity-blocks.sh"
 
@@ -24,32 +25,27 @@ table_stock=$(block "$tap_stock" real-nopolicy | sed -e '/^processes:/d')
 read_patched=$(block "$tap_patched" read-nopolicy | sed -n 's/^read \([0-9][0-9]*\)$/\1/p')
 read_stock=$(block "$tap_stock" read-nopolicy | sed -n 's/^read \([0-9][0-9]*\)$/\1/p')
 
-echo "1..3"
-status=0
 if [ -n "$table_patched" ] && [ -n "$table_stock" ] &&
 	[ -n "$read_patched" ] && [ -n "$read_stock" ]; then
-	echo "ok 1 - both kernels printed a table and a byte count"
+	ok "both kernels printed a table and a byte count"
 else
-	echo "not ok 1 - both kernels printed a table and a byte count" \
+	not_ok "both kernels printed a table and a byte count" \
 		"(see $tap_patched and $tap_stock)"
-	status=1
 fi
 if [ -n "$table_patched" ] && [ "$table_patched" = "$table_stock" ]; then
-	echo "ok 2 - the same folio table on the series with no policy as on stock"
+	ok "the same folio table on the series with no policy as on stock"
 else
-	echo "not ok 2 - the same folio table on the series with no policy as on stock"
+	not_ok "the same folio table on the series with no policy as on stock"
 	printf '%s\n' "$table_stock" >"$out/nopolicy-stock.txt"
 	printf '%s\n' "$table_patched" >"$out/nopolicy-patched.txt"
 	diff -u "$out/nopolicy-stock.txt" "$out/nopolicy-patched.txt" |
 		sed -e 's/^/# /'
-	status=1
 fi
 if [ -n "$read_patched" ] && [ "$read_patched" = "$read_stock" ]; then
-	echo "ok 3 - the same bytes read from the disk ($read_stock)"
+	ok "the same bytes read from the disk ($read_stock)"
 else
-	echo "not ok 3 - the same bytes read from the disk:" \
+	not_ok "the same bytes read from the disk:" \
 		"stock ${read_stock:-none}, series ${read_patched:-none}"
-	status=1
 fi
 printf '%s\n' "$table_stock" | sed -e 's/^/# stock: /'
-exit $status
+done_testing

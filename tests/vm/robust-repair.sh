@@ -5,15 +5,13 @@
 # left behind is consistent: xfs_repair -n (no modification) finds nothing
 # to repair, and the guest unmounted it cleanly (a dirty log also fails).
 image=$1
-echo "1..1"
+. "$(dirname "$0")/../tap.sh"
 if [ ! -f "$image" ]; then
-	echo "not ok 1 - no disk $image: the run did not happen"
-	exit 1
-fi
-if out=$(xfs_repair -n -f "$image" 2>&1); then
-	echo "ok 1 - xfs_repair -n: $image is clean"
+	not_ok "no disk $image: the run did not happen"
+elif out=$(xfs_repair -n -f "$image" 2>&1); then
+	ok "xfs_repair -n: $image is clean"
 else
-	echo "not ok 1 - xfs_repair -n finds damage (or a dirty log) in $image"
-	echo "$out" | tail -40 | sed -e 's/^/# /'
-	exit 1
+	not_ok "xfs_repair -n finds damage (or a dirty log) in $image"
+	diag "$(echo "$out" | tail -40)"
 fi
+done_testing

@@ -10,9 +10,10 @@
 # executable file (same inode, instantiated while small) runs at once
 # from the folios its writes created at >= 98% as well (on the v2 series
 # its order stayed that of the small file: 0.0% measured).
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/measure.sh
+. /tests/lib/khugepaged.sh
 khugepaged_asleep
-echo "1..13"
 
 check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt
 
@@ -69,4 +70,4 @@ check "rewritten: cont-aligned share at least 98%" \
 rm -f /mnt/rewritten
 
 check "umount" umount /mnt
-[ $failed = 0 ]
+done_testing

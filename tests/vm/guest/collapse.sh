@@ -11,9 +11,10 @@
 # 1M).  On 6.12, where XFS files collapse only with
 # CONFIG_READ_ONLY_THP_FOR_FS (the test kernels have none), the collapse
 # is refused before it reads anything either way.
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/counters.sh
+. /tests/lib/khugepaged.sh
 khugepaged_asleep
-echo "1..6"
 
 check "mount" mount "$TEST_DISK" /mnt
 file=/mnt/collapse.dat
@@ -28,4 +29,4 @@ diag "cached after the collapse: $cached bytes"
 check_eq "the collapse read none of the file" "$cached" 0
 rm -f $file
 check "umount" umount /mnt
-[ $failed = 0 ]
+done_testing

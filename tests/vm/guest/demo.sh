@@ -7,9 +7,10 @@
 # (the 64k mount default; redis/tagged's libraries carry the xattr).  Each
 # run's execfolio stat table and counters are printed between
 # "=== NAME" lines for the host to put side by side; TAP around them.
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/redis.sh
+. /tests/lib/khugepaged.sh
 khugepaged_asleep
-echo "1..6"
 
 # NAME: print the table and "counters READ CACHED" of a run.
 section() { # NAME TABLE
@@ -36,4 +37,4 @@ for w in bigprog redis; do
 	check "$w measured before and after" \
 		test -s /tmp/$w-before.txt -a -s /tmp/$w-after.txt
 done
-[ $failed = 0 ]
+done_testing

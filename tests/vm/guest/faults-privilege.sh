@@ -7,7 +7,7 @@
 # cannot use XFS_IOC_GET_EXEC_FOLIO (EPERM) nor remount with another
 # default, and nothing about another user's file (policy, mode, owner,
 # times, contents) changes through any of it.
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
 mnt=/mnt
 dir=$mnt/privilege
 user() { vmhelper as-user 1000 1000 "$@"; }
@@ -26,8 +26,6 @@ snapshot() { # FILE
 	echo "$(stat -c '%a %u %g %s %Y %Z' "$1") $(vmhelper state "$1")" \
 		"$(sha256sum <"$1")"
 }
-
-echo "1..24"
 check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" $mnt
 mkdir -p $dir
 chmod 0777 $dir
@@ -98,4 +96,4 @@ expect "uid 1000's chmod -x of its own file: the mount default no longer applies
 check "/proc/mounts still shows exec_folio_size=64k" \
 	grep -q "$mnt xfs .*exec_folio_size=64k" /proc/mounts
 check "umount" umount $mnt
-[ $failed = 0 ]
+done_testing

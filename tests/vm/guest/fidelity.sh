@@ -23,7 +23,10 @@
 # between "fidelity-begin NAME" and "fidelity-end NAME" for the host
 # (tests/vm/fidelity-compare.sh), which runs the report on the trace and
 # compares it with the real tables row by row.
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/measure.sh
+. /tests/lib/khugepaged.sh
+. /tests/lib/kernel.sh
 khugepaged_asleep
 
 # The workload in ROOT, chrooted; stdin is a FIFO kept open, so sqlite3
@@ -89,7 +92,7 @@ else
 fi
 ra_kb=$(cat "/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb")
 diag "kernel: $kernel ($(uname -r)), read_ahead_kb $ra_kb"
-# The report's model of this kernel: its base (kbase, vmlib.sh), this
+# The report's model of this kernel: its base (kbase, /tests/lib/kernel.sh), this
 # architecture (the host that compares is another), the disk's window.
 case $(uname -m) in
 aarch64) arch=arm64 ;;
@@ -101,7 +104,6 @@ echo "# $model"
 echo "# fidelity-end model"
 
 if [ $kernel = patched ]; then
-	echo "1..11"
 	check "mount the fidelity disk" test $mounted = 0
 	if run_workload /mnt/fidelity/plain real-nopolicy; then
 		ok "the workload ran from fidelity/plain (no policy)"
@@ -160,7 +162,6 @@ if [ $kernel = patched ]; then
 	emit real-64k /tmp/real-64k.txt
 	report_run "sqlite3, 64k" /tmp/real-64k.json "$delta"
 else
-	echo "1..4"
 	check "mount the fidelity disk" test $mounted = 0
 	if run_workload /mnt/fidelity/plain real-stock; then
 		ok "the workload ran from fidelity/plain"
@@ -172,4 +173,4 @@ else
 	report_run "sqlite3, stock" /tmp/real-stock.json "$delta"
 fi
 check "umount" umount /mnt
-[ $failed = 0 ]
+done_testing

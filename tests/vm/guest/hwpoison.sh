@@ -10,9 +10,8 @@
 # maps a whole folio: page 5 must stay unmapped, so that reading it faults
 # and never reads the poisoned page.  Runs last in its tier: the poisoned
 # page stays poisoned.
-. /tests/vmlib.sh
-
-echo "1..8"
+. /tests/lib/tap.sh
+. /tests/lib/counters.sh
 
 check "mount" mount "$TEST_DISK" /mnt
 file=/mnt/hwpoison.dat
@@ -46,4 +45,4 @@ case ${6:-} in
 access=fresh | access=sigbus) ok "reading page 5 gets a fresh page or SIGBUS, not the poisoned page (${6#access=})" ;;
 *) not_ok "reading page 5 gets a fresh page or SIGBUS, not the poisoned page (got '${6:-}')" ;;
 esac
-[ $failed = 0 ]
+done_testing

@@ -17,8 +17,8 @@
 # sequential mapping reads from an unaligned page, whose last 16K block
 # ends past it (before the fix that block was marked, and a fault on it
 # read the next window).
-. /tests/vmlib.sh
-echo "1..32"
+. /tests/lib/tap.sh
+. /tests/lib/counters.sh
 
 # cold_read FILE FILE_CACHED DESCRIPTION WANT COMMAND...: after dropping
 # the cache, COMMAND prints WANT and leaves FILE_CACHED bytes of FILE
@@ -103,4 +103,4 @@ cold_read $file 147456 "faults at pages 513 and 544 of a sequential mapping" \
 echo $ra_before >$ra_file
 rm -f $file
 check "umount the disk with 16K blocks" umount /mnt
-[ $failed = 0 ]
+done_testing

@@ -8,9 +8,10 @@
 # bigprog (5 MB of text, all of it executed) copied to the smoke disk and
 # tagged 64k and 2m: the kernel reports those orders, and the program's
 # text is in folios of those sizes, none of them PMD-mapped.
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/measure.sh
+. /tests/lib/khugepaged.sh
 khugepaged_asleep
-echo "1..11"
 
 page=$(awk '$1 == "KernelPageSize:" { print $2 * 1024; exit }' /proc/self/smaps)
 check_eq "the kernel's page size is 16K" "$page" 16384
@@ -57,4 +58,4 @@ for size in 64k 2m; do
 		"$(json_u64 /tmp/$size.json pmd_mapped_bytes)" 0
 done
 check "umount" umount /mnt
-[ $failed = 0 ]
+done_testing

@@ -5,8 +5,7 @@
 # folios only where its text fills one: pieaddr (a static PIE with about
 # 500K of text) keeps the randomization of the bits below 2M under a 2m
 # mount default, and is loaded 64K-aligned under a 64k one.
-. /tests/vmlib.sh
-echo "1..6"
+. /tests/lib/tap.sh
 
 RUNS=8
 
@@ -39,4 +38,4 @@ diag "pieaddr under 64k, $RUNS runs, load address modulo 64K:" $offsets
 check_eq "its text fills 64K folios: loaded 64K-aligned in every run" "$offsets" 0
 rm -f /mnt/pieaddr.2m /mnt/pieaddr.64k
 check "umount" umount /mnt
-[ $failed = 0 ]
+done_testing

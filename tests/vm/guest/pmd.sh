@@ -7,9 +7,10 @@
 # binary untagged (bigprog) gets none, with the disk mounted without the
 # mount option; under exec_folio_size=64k the untagged program's text is
 # in aligned 64K folios.
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/measure.sh
+. /tests/lib/khugepaged.sh
 khugepaged_asleep
-echo "1..11"
 
 # FilePmdMapped of the last run_bigprog, in kB.
 file_pmd_kb() { awk '$1 == "FilePmdMapped:" { s += $2 } END { print s + 0 }' /tmp/bigprog.smaps; }
@@ -57,4 +58,4 @@ report_run "bigprog, exec_folio_size=64k" /tmp/pmd-mount.json "$delta"
 check "bigprog (mount default 64k): cont-aligned share at least 98%" \
 	test "$(share_permille /tmp/pmd-mount.json)" -ge 980
 check "umount" umount /mnt
-[ $failed = 0 ]
+done_testing

@@ -30,9 +30,11 @@
 #     with no OOM kill, and the preferred folios that could not be charged
 #     are counted as fallbacks; so do appends to files tagged 32k and 2m
 #     (the write path's folios).
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/measure.sh
+. /tests/lib/inject.sh
+. /tests/lib/khugepaged.sh
 khugepaged_asleep
-echo "1..40"
 ra=/sys/block/${TEST_DISK##*/}/queue/read_ahead_kb
 ra_default=$(cat $ra)
 
@@ -159,7 +161,7 @@ diag "WILLNEED after 64 random reads: $before bytes cached before, $after after;
 check_eq "WILLNEED after 64 random reads caches the whole file" "$after" 8388608
 check "WILLNEED after 64 random reads and a read of the file read no more than the rest of it" \
 	test "$1" -gt 0 -a "$1" -le $((8388608 - before))
-check_eq "the file reads back the same" "$sum_after" "$sum"
+check_eq "the file reads back the same" "$sum_after" "${sum:-(no checksum before)}"
 echo $ra_default >$ra
 rm -f /mnt/pre.64k /mnt/pre.plain
 
@@ -213,8 +215,9 @@ echo $(($(cat $cg/limited/memory.current) + 3145728)) >$cg/limited/memory.max
 before=$(fallbacks)
 sh -c "echo \$\$ >$cg/limited/cgroup.procs && exec vmhelper sum /mnt/rand.2m" \
 	>/tmp/cg-sum.out 2>&1
+plain_sum=$(vmhelper sum /mnt/rand.plain)
 check_eq "cgroup at its limit: read() of the 2m-tagged file returns its bytes" \
-	"$(cat /tmp/cg-sum.out)" "$(vmhelper sum /mnt/rand.plain)"
+	"$(cat /tmp/cg-sum.out)" "${plain_sum:-(no checksum of the untagged copy)}"
 sh -c "echo \$\$ >$cg/limited/cgroup.procs && exec /mnt/bigprog" >/tmp/cg-prog.out 2>&1
 check "cgroup at its limit: the tagged program runs to completion" \
 	grep -q '^bigprog ' /tmp/cg-prog.out
@@ -247,7 +250,7 @@ for size in 32k 2m; do
 	check "cgroup at its limit: 4 MiB appended to the $size-tagged file, as written" \
 		cmp /tmp/append.want /mnt/append.$size
 	check_eq "cgroup at its limit: no OOM kill appending to the $size-tagged file" \
-		"$oom1" "$oom0"
+		"$oom1" "${oom0:-(memory.events not read)}"
 	if [ $size = 2m ]; then
 		check "cgroup at its limit: the 2m-tagged file's write folios not charged are counted" \
 			test "${after:-0}" -gt "${before:-0}"
@@ -261,4 +264,4 @@ rmdir $cg/limited
 rm -f /mnt/rand.2m /mnt/rand.plain
 
 check "umount" umount /mnt
-[ $failed = 0 ]
+done_testing

@@ -16,7 +16,9 @@
 # the first process to map its libraries since their inodes were read
 # (the loader reads a library's header and reserves its span PROT_READ
 # before the executable mapping): at least 98% each.
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/redis.sh
+. /tests/lib/khugepaged.sh
 khugepaged_awake
 # 2,000 requests a command (the benchmarks make 1,000): the server's text
 # is mapped, and what it runs is faulted in, within the first hundreds;
@@ -82,13 +84,10 @@ first_mapper() {
 }
 
 if [ "$(uname -m)" = x86_64 ]; then
-	echo "1..6"
 	first_mapper
 	mount_option_only 980
-	[ $failed = 0 ]
-	exit
+	done_testing
 fi
-echo "1..10"
 
 check "mount -o exec_folio_size=64k" mount -o exec_folio_size=64k "$TEST_DISK" /mnt
 serve tagged /mnt/redis/tagged tagged
@@ -107,4 +106,4 @@ check "umount" umount /mnt
 # inode is read, so the loader's header read already reads a library's
 # first folio whole.
 mount_option_only 980
-[ $failed = 0 ]
+done_testing

@@ -9,7 +9,8 @@
 # 16k, none, ...) while fsx runs on it.  FSX_OPS operations per file
 # (default 10000); the seeds are printed, and fsx -s SEED -n OPS FILE
 # replays a run.  First, fsx must catch a deliberately corrupted model.
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/measure.sh
 ops=${FSX_OPS:-10000}
 mnt=/mnt
 
@@ -50,14 +51,11 @@ run_fsx() { # FILE
 		not_ok "fsx $1: exit $rc, seed $s (replay: fsx -s $s -n $ops FILE)"
 	fi
 }
-
-echo "1..17"
 t0=$(cut -d. -f1 /proc/uptime)
 
 check "mount -t xfs -o exec_folio_size=64k" mount -t xfs -o exec_folio_size=64k "$TEST_DISK" $mnt
 if ! grep -q " $mnt xfs " /proc/mounts; then
-	echo "Bail out! the robustness disk did not mount"
-	exit 1
+	bail_out "the robustness disk did not mount"
 fi
 
 # The test must be able to fail: a corrupted model is caught.
@@ -120,4 +118,4 @@ policy_states $mnt/fsx/flip
 
 check "umount" umount $mnt
 diag "$(($(cut -d. -f1 /proc/uptime) - t0))s of guest time in all"
-exit $failed
+done_testing

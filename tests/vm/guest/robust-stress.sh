@@ -10,18 +10,17 @@
 # back and check and exec it, and drop the page and inode caches.  Every
 # exec must print what the program prints from the initramfs, every
 # checksum must match; a kernel warning fails the run (console-tap.sh).
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/measure.sh
 secs=${STRESS_SECONDS:-180}
 mnt=/mnt
 prog=$mnt/stress/prog
 copy=$mnt/stress/copy
 
-echo "1..14"
 t0=$(cut -d. -f1 /proc/uptime)
 check "mount -t xfs -o exec_folio_size=64k" mount -t xfs -o exec_folio_size=64k "$TEST_DISK" $mnt
 if ! grep -q " $mnt xfs " /proc/mounts; then
-	echo "Bail out! the robustness disk did not mount"
-	exit 1
+	bail_out "the robustness disk did not mount"
 fi
 
 # The reference: the program and its output from the initramfs (tmpfs).
@@ -142,4 +141,4 @@ policy_states $prog $copy
 vmstat_folios
 check "umount" umount $mnt
 diag "$(($(cut -d. -f1 /proc/uptime) - t0))s of guest time in all"
-exit $failed
+done_testing

@@ -8,7 +8,11 @@
 # among enough user xattrs for a leaf-form attribute fork) and plain
 # (mode 0644, 256K of data, no xattr), and bigtext.fi (a copy left uncached
 # for the fault injection test).
-. /tests/vmlib.sh
+. /tests/lib/tap.sh
+. /tests/lib/measure.sh
+. /tests/lib/inject.sh
+. /tests/lib/khugepaged.sh
+. /tests/lib/kernel.sh
 khugepaged_asleep
 
 state() { vmhelper state "$1"; }
@@ -42,7 +46,6 @@ run_measure() { # PROGRAM [fail] -> "BIG64 CONT TEXT"
 	wait $pid 2>/dev/null
 }
 
-echo "1..46"
 
 # The readahead window decides what a data fault's read-around brings in
 # before the text is executed.  Linux 7.3 gives the guest's virtio disk
@@ -185,8 +188,9 @@ read2=$(disk_read_bytes)
 size=$(stat -c %s /mnt/lib.so)
 check_eq "scope all: header read then executable mapping: every block read once" \
 	"$((read2 - read0))" "$(((size + 4095) / 4096 * 4096))"
+read_sum=$(vmhelper sum /mnt/lib.so)
 check_eq "scope all: the library mapped executable gives its bytes as read(2) does" \
-	"$(cat /tmp/execsum.out)" "$(vmhelper sum /mnt/lib.so)"
+	"$(cat /tmp/execsum.out)" "${read_sum:-(no checksum from read(2))}"
 check "remount with exec_folio_scope=exec" \
 	mount -o remount,exec_folio_scope=exec /mnt
 drop_caches
@@ -237,4 +241,4 @@ check_eq "a new inode gets the new default" \
 	"$(state /mnt/bigtext.new)" "size=16384 source=mount order=2 folio=16384 pending=0 deferred=0"
 
 check "umount" umount /mnt
-[ $failed = 0 ]
+done_testing

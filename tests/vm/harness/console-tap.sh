@@ -5,22 +5,23 @@
 # guest finished before the timeout and wrote all its results, and the
 # kernel log has no warning, BUG, oops or lockdep report.
 out=$1
-echo "1..3"
+. "$(dirname "$0")/../../tap.sh"
 status=$(cat "$out/qemu-status" 2>/dev/null || echo none)
 if [ "$status" = 0 ]; then
-	echo "ok 1 - the guest powered off after $(cat "$out/seconds")s"
+	ok "the guest powered off after $(cat "$out/seconds")s"
 else
-	echo "not ok 1 - QEMU exit status $status (124: timeout) after $(cat "$out/seconds" 2>/dev/null)s"
+	not_ok "QEMU exit status $status (124: timeout) after $(cat "$out/seconds" 2>/dev/null)s"
 fi
 if [ -f "$out/complete" ]; then
-	echo "ok 2 - the guest wrote all its results"
+	ok "the guest wrote all its results"
 else
-	echo "not ok 2 - the guest did not finish its tests: see $out/console.log"
+	not_ok "the guest did not finish its tests: see $out/console.log"
 fi
 splats='WARNING:|BUG:|Oops|Kernel panic|kernel BUG|Unable to handle kernel|general protection fault|possible recursive locking|possible circular locking|inconsistent lock state|lock held when returning|suspicious RCU usage|INFO: task .* blocked|UBSAN:|Call [Tt]race:'
 if grep -Eq "$splats" "$out/console.log"; then
-	echo "not ok 3 - the kernel log has a warning or splat"
-	grep -En -B2 -A20 "$splats" "$out/console.log" | head -60 | sed -e 's/^/# /'
+	not_ok "the kernel log has a warning or splat"
+	diag "$(grep -En -B2 -A20 "$splats" "$out/console.log" | head -60)"
 else
-	echo "ok 3 - no kernel warning, BUG, oops or lockdep report"
+	ok "no kernel warning, BUG, oops or lockdep report"
 fi
+done_testing

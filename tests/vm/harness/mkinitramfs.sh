@@ -6,7 +6,8 @@
 # Build the test initramfs for ARCH: Debian's busybox-static of that
 # architecture, the static guest programs of build/ARCH/bin (execfolio,
 # vmhelper and vmvectors always, and each PROGRAM), init (here) as /init,
-# vmlib.sh and the shared policy vectors in /tests, and the in-guest
+# the shell test libraries in /tests/lib (tests/tap.sh and every file of
+# tests/vm/lib/), the shared policy vectors in /tests, and the in-guest
 # TESTs, listed in /tests/list in that order: a bare name is a script of
 # tests/vm/guest/, anything else a path (a caller's own script).  The busybox
 # of another architecture is fetched once with apt-get download into
@@ -73,7 +74,7 @@ mkdir -p "$(dirname "$output")"
 root=$output.root
 rm -rf "$root"
 trap 'rm -rf "$root"' EXIT
-mkdir -p "$root/bin" "$root/tests" "$root/dev" "$root/proc" "$root/sys" \
+mkdir -p "$root/bin" "$root/tests/lib" "$root/dev" "$root/proc" "$root/sys" \
 	"$root/tmp" "$root/mnt"
 cp "$busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
@@ -81,7 +82,7 @@ for p in execfolio vmhelper vmvectors $programs; do
 	cp "$bin/$p" "$root/bin/"
 done
 cp "$vm/../vectors/policy.vec" "$root/tests/policy.vec"
-cp "$here/vmlib.sh" "$root/tests/vmlib.sh"
+cp "$vm/../tap.sh" "$vm"/lib/*.sh "$root/tests/lib/"
 install -m 0755 "$here/init" "$root/init"
 : >"$root/tests/list"
 for t in "$@"; do

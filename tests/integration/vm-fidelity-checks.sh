@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The host side of vm-fidelity.  tests/vm/fidelity-compare.sh runs the
+# The host checks of vm-fidelity, without a VM (a self-test, as
+# vm-harness.sh is the harness's).  tests/vm/fidelity-compare.sh runs the
 # report with the model the guests printed: the 7.3 model on arm64 for a
 # 7.3 guest (the host being another architecture), 6.12 for a 6.12 one;
 # guests of different models, or none, fail; the stock column is checked
@@ -11,12 +12,11 @@
 # tests/integration/report.sh (pages 100, 101, 108, 128 of 1M of text).
 # tests/vm/nopolicy-compare.sh wants the same table and bytes read from
 # the series with no policy as from stock.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/tap.sh"
 
 EFS=$BIN/execfoliofs
 [ -x "$EFS" ] || skip_all "$EFS not built"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 16
 
 W=$(mktemp -d /tmp/execfolio-fidelity.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -123,4 +123,4 @@ check_eq "no policy: more bytes read fails, both counts named" \
 rm "$W/out/stock/fidelity.sh.tap"
 check_eq "no policy: a boot that printed nothing fails" \
 	"$(nopolicy >/dev/null; echo $?)" "1"
-tap_done
+done_testing

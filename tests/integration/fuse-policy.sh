@@ -74,7 +74,7 @@ case $(cat "$EFS_DIR/get.err") in
 esac
 check_eq "execfolio get -v: applied by nobody, why=fuse, the daemon's policy beside" \
 	"$("$EF" get -v "$M/prog" 2>/dev/null)" \
-	"$M/prog 0 none stored=- mount_default=? fs=fuse.execfoliofs applied_by=none why=fuse daemon_size=64k daemon_source=mount"
+	"$M/prog 0 none stored=- mount_default=? mount_scope=? fs=fuse.execfoliofs applied_by=none why=fuse daemon_size=64k daemon_source=mount"
 err=$("$EF" set 16k "$M/prog" 2>&1); rc=$?
 case "$rc:$err" in
 "0:execfolio: set: $M/prog: warning: on execfoliofs ($M) the daemon resolves the policy"*"the attribute is stored and traced")
@@ -87,7 +87,7 @@ check_eq "execfolio get --json: none applied, the daemon traces the xattr" \
 "$EF" set none "$M/prog" 2>/dev/null
 check_eq "execfolio get -v: an opt-out, as the daemon traces it" \
 	"$("$EF" get -v "$M/prog" 2>/dev/null)" \
-	"$M/prog 0 none stored=none mount_default=? fs=fuse.execfoliofs applied_by=none why=fuse daemon_size=0 daemon_source=xattr"
+	"$M/prog 0 none stored=none mount_default=? mount_scope=? fs=fuse.execfoliofs applied_by=none why=fuse daemon_size=0 daemon_source=xattr"
 "$EF" clear "$M/prog"
 chmod 644 "$M/prog"
 check_eq "execfolio get --json: not executable, no xattr: the daemon traces none" \

@@ -20,7 +20,7 @@
 #define EXECFOLIO_XATTR "trusted.exec_folio_size"
 /* Name inside the trusted (XFS: root) attribute namespace. */
 #define EXECFOLIO_XATTR_SUFFIX "exec_folio_size"
-/* XFS mount option that sets the default for executable files. */
+/* XFS mount option that sets the default for the files of its scope. */
 #define EXECFOLIO_MOUNT_OPTION "exec_folio_size"
 /* XFS mount option that says which regular files that default covers. */
 #define EXECFOLIO_SCOPE_OPTION "exec_folio_scope"

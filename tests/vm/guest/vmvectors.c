@@ -12,14 +12,13 @@
  * (XFS_IOC_GET_EXEC_FOLIO) of the canonical value.  For "resolve" vectors
  * it mounts the disk of the vector's block size with the vector's mount
  * options, exec_folio_size= and exec_folio_scope= (expecting the mount to
- * fail for EINVAL), creates a file of the
- * vector's size and mode, sets the xattr (or sets and removes one, which
- * re-resolves the policy as the kernel does on any xattr change) and
- * compares size, source and order.  A vector with a
- * malformed xattr, which the kernel refuses to set, has its file written
- * offline on the disk (vecstage, vectors-offline.h): after the remount,
- * the kernel resolves it when it reads the inode.  Vectors the kernel
- * cannot be driven into from here are skipped, with the reason:
+ * fail for EINVAL), creates a file of the vector's size and mode, sets the
+ * xattr (or sets and removes one, which re-resolves the policy as the
+ * kernel does on any xattr change) and compares size, source and order.  A
+ * vector with a malformed xattr, which the kernel refuses to set, has its
+ * file written offline on the disk (vecstage, vectors-offline.h): after
+ * the remount, the kernel resolves it when it reads the inode.  Vectors the
+ * kernel cannot be driven into from here are skipped, with the reason:
  * non-regular files, another page size, a block size no DEVICE has, and
  * mount values with NUL or comma bytes.
  */

@@ -72,6 +72,7 @@ struct efs_fs {
 
 	bool has_mount_policy;
 	uint32_t mount_policy; /* exec_folio_size=, 0 for none */
+	enum execfolio_scope mount_scope; /* exec_folio_scope= */
 
 	char *trace_path;
 	struct efs_trace *trace;

@@ -27,6 +27,7 @@ struct efs_fs efs;
 
 struct efs_config {
 	char *exec_folio_size;
+	char *exec_folio_scope;
 	char *trace;
 	double timeout;
 	char *backing;
@@ -41,6 +42,7 @@ struct efs_config {
 
 static const struct fuse_opt efs_opts[] = {
 	EFS_OPT("exec_folio_size=%s", exec_folio_size),
+	EFS_OPT("exec_folio_scope=%s", exec_folio_scope),
 	EFS_OPT("trace=%s", trace),
 	EFS_OPT("timeout=%lf", timeout),
 	/*
@@ -59,6 +61,9 @@ static void usage(void)
 	       "\n"
 	       "execfoliofs options:\n"
 	       "    -o exec_folio_size=SIZE  policy for executable files\n"
+	       "    -o exec_folio_scope=exec|all\n"
+	       "                             the files exec_folio_size= covers: those\n"
+	       "                             with an execute bit (default), or all\n"
 	       "    -o trace=FILE            readahead off; record first page touches in FILE\n"
 	       "    --trace FILE             the same\n"
 	       "    -o timeout=SECONDS       attribute and entry cache timeout (default 1)\n"
@@ -269,20 +274,26 @@ static int add_mount_options(struct fuse_args *args)
 	return ret;
 }
 
-/* A bad size is a usage error, as for the other programs. */
-static int parse_policy(const char *value)
+/* A bad size or scope is a usage error, as for the other programs. */
+static int parse_policy(const char *size_value, const char *scope_value)
 {
 	uint32_t size;
 
-	if (!value)
-		return 0;
-	if (execfolio_parse_size_str(value, &size))
+	if (size_value) {
+		if (execfolio_parse_size_str(size_value, &size))
+			return usage_error(
+				NULL,
+				"invalid exec_folio_size=%s: expected " POLICY_SIZE_HELP,
+				size_value);
+		efs.has_mount_policy = true;
+		efs.mount_policy = size;
+	}
+	if (scope_value &&
+	    execfolio_parse_scope_str(scope_value, &efs.mount_scope))
 		return usage_error(
 			NULL,
-			"invalid exec_folio_size=%s: expected " POLICY_SIZE_HELP,
-			value);
-	efs.has_mount_policy = true;
-	efs.mount_policy = size;
+			"invalid exec_folio_scope=%s: expected exec (files with an execute bit) or all (every regular file)",
+			scope_value);
 	return 0;
 }
 
@@ -347,7 +358,7 @@ int main(int argc, char **argv)
 	if (fuse_opt_parse(&args, &conf, efs_opts, opt_proc) ||
 	    fuse_opt_insert_arg(&args, 1, "-omax_threads=10"))
 		return usage_hint(NULL);
-	ret = parse_policy(conf.exec_folio_size);
+	ret = parse_policy(conf.exec_folio_size, conf.exec_folio_scope);
 	if (ret)
 		return ret;
 	if (conf.backing && conf.nonopts == 1 &&

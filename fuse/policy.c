@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The exec folio policy of each inode, resolved by libexecfolio exactly as
- * the kernel resolves it (xattr > mount default for executable files), and
+ * the kernel resolves it (xattr > mount default for executable files, or
+ * for every regular file under exec_folio_scope=all), and
  * the read-only virtual xattrs that make it and the daemon's counters
  * observable.
  */
@@ -17,7 +18,7 @@
  * Called when the inode is instantiated and when its mode or xattr change.
  * @no_xattr: the caller knows the file has no xattr (the daemon has just
  * created it), so the backing file is not asked: its policy is the mount
- * default by mode.
+ * default by mode and scope.
  */
 void efs_policy_resolve(struct efs_inode *inode, mode_t mode, bool no_xattr)
 {
@@ -25,6 +26,7 @@ void efs_policy_resolve(struct efs_inode *inode, mode_t mode, bool no_xattr)
 		.mode = mode,
 		.has_mount = efs.has_mount_policy,
 		.mount_size = efs.mount_policy,
+		.mount_scope = efs.mount_scope,
 	};
 	struct execfolio_stored stored;
 	struct efs_proc_path proc;

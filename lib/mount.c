@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Mount lookup through /proc/self/mountinfo. The kernel shows filesystem
- * options such as exec_folio_size= in the "super options" field (the last
- * one); statx()'s mount ID picks the line without guessing from paths.
+ * options such as exec_folio_size= and exec_folio_scope= in the "super
+ * options" field (the last one); statx()'s mount ID picks the line without
+ * guessing from paths.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,22 +45,35 @@ static void copy_field(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-/* Look for exec_folio_size= in a comma-separated option list. */
-static void find_option(char *options, struct execfolio_mount *mnt)
+/*
+ * Look for exec_folio_size= and exec_folio_scope= in a comma-separated
+ * option list. A malformed value reads as the option's default.
+ */
+static void find_options(char *options, struct execfolio_mount *mnt)
 {
-	static const char key[] = EXECFOLIO_MOUNT_OPTION "=";
+	static const char size_key[] = EXECFOLIO_MOUNT_OPTION "=";
+	static const char scope_key[] = EXECFOLIO_SCOPE_OPTION "=";
 	char *opt, *save = NULL;
 
 	for (opt = strtok_r(options, ",", &save); opt;
 	     opt = strtok_r(NULL, ",", &save)) {
-		if (strncmp(opt, key, sizeof(key) - 1))
-			continue;
-		mnt->has_option = true;
-		mnt->option_invalid =
-			execfolio_parse_size_str(opt + sizeof(key) - 1,
-						 &mnt->size) != 0;
-		if (mnt->option_invalid)
-			mnt->size = 0;
+		if (!strncmp(opt, size_key, sizeof(size_key) - 1)) {
+			mnt->has_option = true;
+			mnt->option_invalid =
+				execfolio_parse_size_str(
+					opt + sizeof(size_key) - 1,
+					&mnt->size) != 0;
+			if (mnt->option_invalid)
+				mnt->size = 0;
+		} else if (!strncmp(opt, scope_key, sizeof(scope_key) - 1)) {
+			mnt->has_scope = true;
+			mnt->scope_invalid =
+				execfolio_parse_scope_str(
+					opt + sizeof(scope_key) - 1,
+					&mnt->scope) != 0;
+			if (mnt->scope_invalid)
+				mnt->scope = EXECFOLIO_SCOPE_EXEC;
+		}
 	}
 }
 
@@ -113,7 +127,7 @@ int execfolio_mount_find(FILE *mountinfo, int mount_id, unsigned int dev_major,
 		mnt->mount_id = id;
 		copy_field(mnt->mountpoint, sizeof(mnt->mountpoint), field[4]);
 		copy_field(mnt->fstype, sizeof(mnt->fstype), field[sep + 1]);
-		find_option(field[sep + 3], mnt);
+		find_options(field[sep + 3], mnt);
 		ret = 0;
 		if (mount_id >= 0)
 			break;

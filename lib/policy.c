@@ -101,6 +101,28 @@ const char *execfolio_source_name(enum execfolio_source source)
 	return "none";
 }
 
+int execfolio_parse_scope(const char *buf, size_t len,
+			  enum execfolio_scope *scope)
+{
+	if (len == 4 && !memcmp(buf, "exec", 4))
+		*scope = EXECFOLIO_SCOPE_EXEC;
+	else if (len == 3 && !memcmp(buf, "all", 3))
+		*scope = EXECFOLIO_SCOPE_ALL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int execfolio_parse_scope_str(const char *str, enum execfolio_scope *scope)
+{
+	return execfolio_parse_scope(str, strlen(str), scope);
+}
+
+const char *execfolio_scope_name(enum execfolio_scope scope)
+{
+	return scope == EXECFOLIO_SCOPE_ALL ? "all" : "exec";
+}
+
 void execfolio_resolve(const struct execfolio_inode *inode,
 		       struct execfolio_policy *policy)
 {
@@ -123,7 +145,8 @@ void execfolio_resolve(const struct execfolio_inode *inode,
 		policy->xattr_invalid = true;
 	}
 
-	if (inode->has_mount && (inode->mode & 0111)) {
+	if (inode->has_mount && ((inode->mode & 0111) ||
+				 inode->mount_scope == EXECFOLIO_SCOPE_ALL)) {
 		policy->size = inode->mount_size;
 		policy->source = EXECFOLIO_SOURCE_MOUNT;
 	}

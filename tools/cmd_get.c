@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * execfolio get PATH...: the stored value, the mount default and the
- * effective policy: what the kernel (patched XFS) applies, none where
+ * execfolio get PATH...: the stored value, the mount default with its scope
+ * and the effective policy: what the kernel (patched XFS) applies, none where
  * nothing applies it (execfoliofs too: its daemon's policy, which it
  * traces, is shown beside).
  */
@@ -65,19 +65,22 @@ static void get_usage(void)
 	       "Prints one line per file: PATH SIZE SOURCE, where SIZE is the effective\n"
 	       "exec folio size (0 for none) and SOURCE is xattr, mount or none: what\n"
 	       "the kernel applies on XFS with the execfolio series (%s >\n"
-	       "the mount's %s= default > none). Elsewhere nothing applies\n"
-	       "the attribute: SIZE SOURCE read \"0 none\", and a note on stderr says\n"
+	       "the mount's %s= default, for the files its\n"
+	       "%s= covers > none). Elsewhere nothing applies the\n"
+	       "attribute: SIZE SOURCE read \"0 none\", and a note on stderr says\n"
 	       "why. On execfoliofs the daemon resolves the policy for its traces, but\n"
 	       "the kernel does not apply it: \"0 none\" too, -v shows the daemon's.\n"
-	       "-v adds the stored value, the mount default and who applies the policy.\n"
+	       "-v adds the stored value, the mount default, its scope and who applies\n"
+	       "the policy.\n"
 	       "Reading %s needs CAP_SYS_ADMIN: without it, where the\n"
 	       "policy depends on it, SIZE SOURCE read \"? unknown\". Paths are printed\n"
 	       "with backslash and newline as \\\\ and \\n.\n\n"
 	       "  -r, --recursive  visit regular files below directories\n"
-	       "  -v, --verbose    add stored=, mount_default=, fs=, applied_by= and why=\n"
+	       "  -v, --verbose    add stored=, mount_default=, mount_scope=, fs=,\n"
+	       "                   applied_by= and why=\n"
 	       "      --json       a JSON array, one object per file\n",
 	       progname, EXECFOLIO_XATTR, EXECFOLIO_MOUNT_OPTION,
-	       EXECFOLIO_XATTR);
+	       EXECFOLIO_SCOPE_OPTION, EXECFOLIO_XATTR);
 }
 
 static void stored_text(const struct execfolio_stored *stored, char *buf,
@@ -107,6 +110,30 @@ static const char *mount_default_text(const struct file_policy *fp, char *buf)
 {
 	if (fp->mnt.has_option)
 		return execfolio_format_size(fp->mnt.size, buf);
+	if (!strcmp(fp->mnt.fstype, EXECFOLIO_FUSE_FSTYPE))
+		return "?";
+	return "-";
+}
+
+/*
+ * The files the mount default covers, as -v and --json show it: the
+ * option's value, exec (the kernel's default) on a mount with a default
+ * and no exec_folio_scope=, NULL on a mount with neither option.
+ */
+static const char *mount_scope_name(const struct execfolio_mount *mnt)
+{
+	if (!mnt->has_scope && !mnt->has_option)
+		return NULL;
+	return execfolio_scope_name(mnt->scope);
+}
+
+/* The scope as -v shows it; "?" where the daemon keeps it to itself. */
+static const char *mount_scope_text(const struct file_policy *fp)
+{
+	const char *name = mount_scope_name(&fp->mnt);
+
+	if (name)
+		return name;
 	if (!strcmp(fp->mnt.fstype, EXECFOLIO_FUSE_FSTYPE))
 		return "?";
 	return "-";
@@ -148,8 +175,9 @@ static void print_line(struct get_ctx *ctx, const char *path,
 			stored_text(&fp->stored, stored, sizeof(stored));
 		else
 			snprintf(stored, sizeof(stored), "?");
-		printf(" stored=%s mount_default=%s fs=%s", stored,
-		       mount_default_text(fp, mount),
+		printf(" stored=%s mount_default=%s mount_scope=%s fs=%s",
+		       stored, mount_default_text(fp, mount),
+		       mount_scope_text(fp),
 		       fp->mount_known ? fp->mnt.fstype : "?");
 		if (applied->by == EXECFOLIO_APPLIED_BY_KERNEL)
 			printf(" kernel_order=%u pending=%s",
@@ -207,6 +235,9 @@ static void print_json(struct get_ctx *ctx, const char *path,
 		execfolio_json_string(j, "mount_default",
 				      execfolio_format_size(fp->mnt.size,
 							    size));
+	if (mount_scope_name(&fp->mnt))
+		execfolio_json_string(j, "mount_scope",
+				      mount_scope_name(&fp->mnt));
 	if (applied->daemon.known) {
 		const struct execfolio_daemon_policy *d = &applied->daemon;
 
@@ -280,6 +311,10 @@ static int get_one(const char *path, const struct stat *st, void *data)
 		err_msg("%s: %s: mount %s has a malformed %s= option; ignoring it",
 			ctx->cmd, path, fp.mnt.mountpoint,
 			EXECFOLIO_MOUNT_OPTION);
+	if (fp.mnt.scope_invalid)
+		err_msg("%s: %s: mount %s has a malformed %s= option; ignoring it",
+			ctx->cmd, path, fp.mnt.mountpoint,
+			EXECFOLIO_SCOPE_OPTION);
 
 	if (ctx->privileged) {
 		ret = execfolio_xattr_get(path, &fp.stored, err, sizeof(err));

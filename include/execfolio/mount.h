@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Which mount a file lives on, and the exec_folio_size= default it has.
+ * Which mount a file lives on, and the exec_folio_size= default it has with
+ * the exec_folio_scope= of that default.
  */
 #ifndef EXECFOLIO_MOUNT_H
 #define EXECFOLIO_MOUNT_H
@@ -11,6 +12,7 @@
 #include <stdio.h>
 
 #include <execfolio/error.h>
+#include <execfolio/policy.h>
 
 struct execfolio_mount {
 	int mount_id;
@@ -20,11 +22,15 @@ struct execfolio_mount {
 	bool option_invalid; /* ... but not a valid size (cannot happen
 				 * on a kernel that validates it) */
 	uint32_t size; /* its value, 0 for none */
+	bool has_scope; /* exec_folio_scope= among its options */
+	bool scope_invalid; /* ... but neither exec nor all */
+	enum execfolio_scope scope; /* its value; exec when not given */
 };
 
 /*
  * Find the mount holding @path (following symlinks) in /proc/self/mountinfo
- * and its exec_folio_size= option. Returns 0 or -errno.
+ * and its exec_folio_size= and exec_folio_scope= options. Returns 0 or
+ * -errno.
  */
 int execfolio_mount_lookup(const char *path, struct execfolio_mount *mnt);
 

@@ -20,8 +20,10 @@
 #define EXECFOLIO_XATTR "trusted.exec_folio_size"
 /* Name inside the trusted (XFS: root) attribute namespace. */
 #define EXECFOLIO_XATTR_SUFFIX "exec_folio_size"
-/* XFS mount option that sets the default for executable files. */
+/* XFS mount option that sets the default for the files of its scope. */
 #define EXECFOLIO_MOUNT_OPTION "exec_folio_size"
+/* XFS mount option that says which regular files that default covers. */
+#define EXECFOLIO_SCOPE_OPTION "exec_folio_scope"
 
 #define EXECFOLIO_SIZE_MIN (4u << 10)
 #define EXECFOLIO_SIZE_MAX (2u << 20)
@@ -57,6 +59,26 @@ bool execfolio_size_valid(uint32_t size);
 
 const char *execfolio_source_name(enum execfolio_source source);
 
+/* Which regular files the mount default covers (exec_folio_scope=). */
+enum execfolio_scope {
+	EXECFOLIO_SCOPE_EXEC, /* those with an execute bit: the default */
+	EXECFOLIO_SCOPE_ALL, /* every regular file */
+};
+
+/*
+ * Parse an exec_folio_scope= value: exactly "exec" or "all", as the kernel
+ * matches it (no blank, no newline, no other case). @buf need not be
+ * NUL-terminated. Returns 0, or -EINVAL leaving @scope alone.
+ */
+int execfolio_parse_scope(const char *buf, size_t len,
+			  enum execfolio_scope *scope);
+
+/* Like execfolio_parse_scope() for a NUL-terminated string. */
+int execfolio_parse_scope_str(const char *str, enum execfolio_scope *scope);
+
+/* "exec" or "all". */
+const char *execfolio_scope_name(enum execfolio_scope scope);
+
 /* What the kernel knows about an inode when it resolves the policy. */
 struct execfolio_inode {
 	mode_t mode; /* st_mode: type and permission bits */
@@ -65,6 +87,7 @@ struct execfolio_inode {
 	size_t xattr_len;
 	bool has_mount; /* exec_folio_size= given at mount */
 	uint32_t mount_size; /* its parsed value, 0 meaning "none" */
+	enum execfolio_scope mount_scope; /* exec_folio_scope=, else exec */
 };
 
 struct execfolio_policy {
@@ -75,8 +98,9 @@ struct execfolio_policy {
 
 /*
  * Resolve the policy of an inode: xattr > mount default (regular files with
- * an execute bit) > none. Only regular files have a policy. A malformed xattr
- * value is ignored as if absent, and reported through xattr_invalid.
+ * an execute bit, or every regular file under exec_folio_scope=all) > none.
+ * Only regular files have a policy. A malformed xattr value is ignored as if
+ * absent, and reported through xattr_invalid.
  */
 void execfolio_resolve(const struct execfolio_inode *inode,
 		       struct execfolio_policy *policy);

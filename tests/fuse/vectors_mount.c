@@ -3,17 +3,18 @@
  * The shared policy vectors against a running execfoliofs.
  *
  *   vectors_mount --list-mounts VECTORS
- *	print each mount value of the resolve vectors that can be given as
- *	-o exec_folio_size=VALUE, with "ok" or "EINVAL" (what the daemon
- *	must do with it)
- *   vectors_mount VECTORS BACKING MNT MOUNT_VALUE|-
- *	"-": every parse vector as a setxattr through MNT (malformed: EINVAL;
- *	valid: stored as given), and the resolve vectors without a mount
- *	value; otherwise the resolve vectors with that mount value. A
- *	resolve vector becomes a node of its mode made in BACKING, with its
- *	xattr written there (as if offline), whose policy is then read
- *	through MNT (trusted.execfoliofs.policy). The order is the kernel's
- *	business and is not checked here.
+ *	print each pair of mount values of the resolve vectors, "SIZE SCOPE"
+ *	("-" for one left out; both left out is not listed), that can be
+ *	given as -o exec_folio_size=SIZE,exec_folio_scope=SCOPE, with "ok" or
+ *	"EINVAL" (what the daemon must do with them)
+ *   vectors_mount VECTORS BACKING MNT SIZE|- [SCOPE|-]
+ *	"- -": every parse vector as a setxattr through MNT (malformed:
+ *	EINVAL; valid: stored as given), and the resolve vectors without
+ *	mount values; otherwise the resolve vectors with those mount values
+ *	(SCOPE left out is "-"). A resolve vector becomes a node of its mode
+ *	made in BACKING, with its xattr written there (as if offline), whose
+ *	policy is then read through MNT (trusted.execfoliofs.policy). The
+ *	order is the kernel's business and is not checked here.
  *
  * Prints how many lines were checked; exit 0 when all agree.
  */
@@ -42,6 +43,22 @@ static bool argv_safe(const struct execfolio_vector_value *v)
 	return true;
 }
 
+static bool same_value(const struct execfolio_vector_value *a,
+		       const struct execfolio_vector_value *b)
+{
+	return a->present == b->present && a->len == b->len &&
+	       !memcmp(a->bytes, b->bytes, a->len);
+}
+
+/* "-" for a value left out. */
+static void print_value(const struct execfolio_vector_value *v)
+{
+	if (v->present)
+		printf("%.*s", (int)v->len, v->bytes);
+	else
+		putchar('-');
+}
+
 static int list_mounts(const struct execfolio_vectors *vecs)
 {
 	size_t i, j;
@@ -50,20 +67,32 @@ static int list_mounts(const struct execfolio_vectors *vecs)
 		const struct execfolio_vector *v = &vecs->v[i];
 		bool seen = false;
 
-		if (v->kind != EXECFOLIO_VECTOR_RESOLVE || !v->mount.present ||
-		    !argv_safe(&v->mount))
+		if (v->kind != EXECFOLIO_VECTOR_RESOLVE ||
+		    (!v->mount.present && !v->scope.present) ||
+		    (v->mount.present && !argv_safe(&v->mount)) ||
+		    (v->scope.present && !argv_safe(&v->scope)))
 			continue;
 		for (j = 0; j < i && !seen; j++)
 			seen = vecs->v[j].kind == EXECFOLIO_VECTOR_RESOLVE &&
-			       vecs->v[j].mount.present &&
-			       vecs->v[j].mount.len == v->mount.len &&
-			       !memcmp(vecs->v[j].mount.bytes, v->mount.bytes,
-				       v->mount.len);
-		if (!seen)
-			printf("%.*s %s\n", (int)v->mount.len, v->mount.bytes,
-			       v->expect_einval ? "EINVAL" : "ok");
+			       same_value(&vecs->v[j].mount, &v->mount) &&
+			       same_value(&vecs->v[j].scope, &v->scope);
+		if (seen)
+			continue;
+		print_value(&v->mount);
+		putchar(' ');
+		print_value(&v->scope);
+		printf(" %s\n", v->expect_einval ? "EINVAL" : "ok");
 	}
 	return 0;
+}
+
+/* Does @v hold @arg, "-" meaning left out? */
+static bool value_is(const struct execfolio_vector_value *v, const char *arg)
+{
+	if (!strcmp(arg, "-"))
+		return !v->present;
+	return v->present && v->len == strlen(arg) &&
+	       !memcmp(v->bytes, arg, v->len);
 }
 
 static int check_parse(const struct execfolio_vector *v, const char *mnt)
@@ -162,8 +191,9 @@ int main(int argc, char **argv)
 {
 	struct execfolio_vectors vecs;
 	size_t i, parse = 0, resolve = 0, wrong = 0;
-	const char *mount_value;
+	const char *size_arg, *scope_arg;
 	char err[512], path[4096];
+	bool no_options;
 	int fd;
 
 	if (argc == 3 && !strcmp(argv[1], "--list-mounts")) {
@@ -173,17 +203,19 @@ int main(int argc, char **argv)
 		}
 		return list_mounts(&vecs);
 	}
-	if (argc != 5) {
+	if (argc != 5 && argc != 6) {
 		fprintf(stderr,
-			"usage: vectors_mount VECTORS BACKING MNT MOUNT_VALUE|-\n");
+			"usage: vectors_mount VECTORS BACKING MNT SIZE|- [SCOPE|-]\n");
 		return 2;
 	}
 	if (execfolio_vectors_load(argv[1], &vecs, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
-	mount_value = strcmp(argv[4], "-") ? argv[4] : NULL;
-	if (!mount_value) {
+	size_arg = argv[4];
+	scope_arg = argc == 6 ? argv[5] : "-";
+	no_options = !strcmp(size_arg, "-") && !strcmp(scope_arg, "-");
+	if (no_options) {
 		snprintf(path, sizeof(path), "%s/parse-target", argv[3]);
 		fd = open(path, O_CREAT | O_WRONLY, 0755);
 		if (fd < 0) {
@@ -196,7 +228,7 @@ int main(int argc, char **argv)
 		const struct execfolio_vector *v = &vecs.v[i];
 
 		if (v->kind == EXECFOLIO_VECTOR_PARSE) {
-			if (mount_value)
+			if (!no_options)
 				continue;
 			parse++;
 			wrong += check_parse(v, argv[3]);
@@ -204,12 +236,8 @@ int main(int argc, char **argv)
 		}
 		if (v->expect_einval)
 			continue; /* the daemon refuses to start: see --list */
-		if (!mount_value ?
-			    v->mount.present :
-			    !v->mount.present ||
-				    v->mount.len != strlen(mount_value) ||
-				    memcmp(v->mount.bytes, mount_value,
-					   v->mount.len))
+		if (!value_is(&v->mount, size_arg) ||
+		    !value_is(&v->scope, scope_arg))
 			continue;
 		resolve++;
 		wrong += check_resolve(v, argv[2], argv[3]);

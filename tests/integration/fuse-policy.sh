@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # execfoliofs resolves and validates the policy like the kernel: the shared
-# vectors (tests/vectors/policy.vec) through real mounts, one per mount
-# option value, and the policy following chmod and xattr changes.
+# vectors (tests/vectors/policy.vec) through real mounts, one per pair of
+# mount option values, the policy following chmod and xattr changes, and
+# exec_folio_scope=all in the policy, get -v and the trace.
 . "$TOP/tests/tap.sh"
 . "$TOP/tests/fuse/lib.sh"
 
@@ -16,9 +17,9 @@ values=$("$HELPERS/vectors_mount" --list-mounts "$VEC") || {
 }
 efs_setup
 
-# vectors_check NAME MOUNT_VALUE|-: helper output as diagnostics
+# vectors_check NAME SIZE|- SCOPE|-: helper output as diagnostics
 vectors_check() {
-	if out=$("$HELPERS/vectors_mount" "$VEC" "$B" "$M" "$2"); then
+	if out=$("$HELPERS/vectors_mount" "$VEC" "$B" "$M" "$2" "$3"); then
 		ok "$1"
 	else
 		not_ok "$1"
@@ -27,18 +28,22 @@ vectors_check() {
 }
 
 efs_mount "$B" "$M"
-vectors_check "parse vectors as setxattr, resolve vectors without a mount value" -
+vectors_check "parse vectors as setxattr, resolve vectors without mount values" - -
 efs_umount "$M"
 
-while read -r value expect; do
+# Each pair of mount values of the vectors, "-" for one left out.
+while read -r size scope expect; do
+	opts=
+	[ "$size" = - ] || opts=exec_folio_size=$size
+	[ "$scope" = - ] || opts=${opts:+$opts,}exec_folio_scope=$scope
 	rm -rf "$B" && mkdir "$B"
 	if [ "$expect" = EINVAL ]; then
-		check_fails "-o exec_folio_size=$value is a usage error" 2 \
-			"$EFS" -f -o "exec_folio_size=$value" "$B" "$M"
+		check_fails "-o $opts is a usage error" 2 \
+			"$EFS" -f -o "$opts" "$B" "$M"
 		continue
 	fi
-	efs_mount "$B" "$M" -o "exec_folio_size=$value"
-	vectors_check "resolve vectors with exec_folio_size=$value" "$value"
+	efs_mount "$B" "$M" -o "$opts"
+	vectors_check "resolve vectors with $opts" "$size" "$scope"
 	efs_umount "$M"
 done <<EOF
 $values
@@ -72,7 +77,7 @@ case $(cat "$EFS_DIR/get.err") in
 esac
 check_eq "execfolio get -v: applied by nobody, why=fuse, the daemon's policy beside" \
 	"$("$EF" get -v "$M/prog" 2>/dev/null)" \
-	"$M/prog 0 none stored=- mount_default=? fs=fuse.execfoliofs applied_by=none why=fuse daemon_size=64k daemon_source=mount"
+	"$M/prog 0 none stored=- mount_default=? mount_scope=? fs=fuse.execfoliofs applied_by=none why=fuse daemon_size=64k daemon_source=mount"
 err=$("$EF" set 16k "$M/prog" 2>&1); rc=$?
 case "$rc:$err" in
 "0:execfolio: set: $M/prog: warning: on execfoliofs ($M) the daemon resolves the policy"*"the attribute is stored and traced")
@@ -85,7 +90,7 @@ check_eq "execfolio get --json: none applied, the daemon traces the xattr" \
 "$EF" set none "$M/prog" 2>/dev/null
 check_eq "execfolio get -v: an opt-out, as the daemon traces it" \
 	"$("$EF" get -v "$M/prog" 2>/dev/null)" \
-	"$M/prog 0 none stored=none mount_default=? fs=fuse.execfoliofs applied_by=none why=fuse daemon_size=0 daemon_source=xattr"
+	"$M/prog 0 none stored=none mount_default=? mount_scope=? fs=fuse.execfoliofs applied_by=none why=fuse daemon_size=0 daemon_source=xattr"
 "$EF" clear "$M/prog"
 chmod 644 "$M/prog"
 check_eq "execfolio get --json: not executable, no xattr: the daemon traces none" \
@@ -110,4 +115,33 @@ check_eq "a file created through the mount, not executable: no policy" \
 chmod 755 "$M/new"
 check_eq "made executable: the mount default" "$(newpolicy)" "64k mount"
 efs_umount "$M"
+
+# exec_folio_scope=all: the mount default for every regular file, 0644
+# libraries included; the xattr none still opts a file out.
+rm -rf "$B" && mkdir "$B"
+check_fails_saying "-o exec_folio_scope=ALL: a usage error that names the values" 2 \
+	"invalid exec_folio_scope=ALL: expected exec .* or all" \
+	"$EFS" -f -o exec_folio_size=64k,exec_folio_scope=ALL "$B" "$M"
+"$HELPERS/mkelf" "$B/lib.so" 262144
+chmod 644 "$B/lib.so"
+install -m 644 "$B/lib.so" "$B/optout.so"
+setfattr -n trusted.exec_folio_size -v none "$B/optout.so"
+T=$EFS_DIR/trace
+efs_mount "$B" "$M" -o exec_folio_size=64k,exec_folio_scope=all --trace "$T"
+check_eq "scope=all: a 0644 file gets the mount default" \
+	"$(getfattr --only-values -n trusted.execfoliofs.policy "$M/lib.so" 2>/dev/null)" "64k mount"
+check_eq "execfolio get -v: the daemon's policy is the mount default" \
+	"$("$EF" get -v "$M/lib.so" 2>/dev/null)" \
+	"$M/lib.so 0 none stored=- mount_default=? mount_scope=? fs=fuse.execfoliofs applied_by=none why=fuse daemon_size=64k daemon_source=mount"
+check_eq "scope=all: the xattr none still opts a file out" \
+	"$(getfattr --only-values -n trusted.execfoliofs.policy "$M/optout.so" 2>/dev/null)" "none xattr"
+sh -c "umask 077; exec 3>'$M/new'"
+check_eq "scope=all: a file created through the mount, mode 0600" \
+	"$(getfattr --only-values -n trusted.execfoliofs.policy "$M/new" 2>/dev/null)" "64k mount"
+check "read lib.so and optout.so through the mount" \
+	sh -c "cat '$M/lib.so' '$M/optout.so' >/dev/null"
+efs_umount "$M"
+check_eq "the trace records the mount default of the 0644 file, the opt-out of the other" \
+	"$(awk '$1 == "file" { print $3, $4, $5, $6, $7 }' "$T" | paste -sd '|')" \
+	"262144 644 64k mount lib.so|262144 644 none xattr optout.so"
 done_testing

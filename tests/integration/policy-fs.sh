@@ -56,7 +56,7 @@ for fs in tmpfs ext4; do
 		"execfolio: get: $D/a: note: $fs ($D) does not apply exec folio policies: only XFS on a kernel with the execfolio series does; no policy is in effect (0 none)"
 	check_eq "$fs: get -v: the stored value, applied by nobody, why" \
 		"$("$EF" get -v "$D/a" 2> /dev/null)" \
-		"$D/a 0 none stored=64k mount_default=- fs=$fs applied_by=none why=filesystem"
+		"$D/a 0 none stored=64k mount_default=- mount_scope=- fs=$fs applied_by=none why=filesystem"
 	check_eq "$fs: get --json: size, source, applied_by, not_applied, why, stored" \
 		"$("$EF" get --json "$D/a" 2> /dev/null | jq -r --arg fs "$fs" '.[0] |
 			"\(.size) \(.source) \(.applied_by) \(.not_applied) \(.why | startswith($fs + " (")) \(.stored)"')" \
@@ -76,7 +76,7 @@ for fs in tmpfs ext4; do
 	chmod 0755 "$W" "$D"
 	out=$(as_nobody "$EF" get -v "$D/a" 2> "$W/err"); rc=$?
 	check_eq "$fs: unprivileged get: 0 none, exit 0, the stored value unknown" \
-		"$rc $out" "0 $D/a 0 none stored=? mount_default=- fs=$fs applied_by=none why=filesystem"
+		"$rc $out" "0 $D/a 0 none stored=? mount_default=- mount_scope=- fs=$fs applied_by=none why=filesystem"
 	case $(cat "$W/err") in
 	*CAP_SYS_ADMIN*) not_ok "$fs: ... and no word of CAP_SYS_ADMIN, the note instead"; diag "$(cat "$W/err")" ;;
 	*"does not apply exec folio policies"*) ok "$fs: ... and no word of CAP_SYS_ADMIN, the note instead" ;;

@@ -114,8 +114,8 @@ check_eq "malformed stored value is ignored, as the kernel does" "$out" "$M/text
 case $(cat "$SCRATCH_DIR/err") in *malformed*) ok "... with a warning" ;; *) not_ok "... with a warning" ;; esac
 out=$("$EF" get -v "$M/text" 2> /dev/null)
 case $series:$out in
-yes:"$M/text 0 none stored=48k mount_default=- fs=xfs kernel_order="*" applied_by=kernel" | \
-no:"$M/text 0 none stored=48k mount_default=- fs=xfs applied_by=none why=kernel")
+yes:"$M/text 0 none stored=48k mount_default=- mount_scope=- fs=xfs kernel_order="*" applied_by=kernel" | \
+no:"$M/text 0 none stored=48k mount_default=- mount_scope=- fs=xfs applied_by=none why=kernel")
 	ok "get -v shows the stored value and who applies the policy" ;;
 *) not_ok "get -v shows the stored value and who applies the policy"; diag "$out" ;;
 esac

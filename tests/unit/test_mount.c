@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Mount lookup: parsing /proc/self/mountinfo for the exec_folio_size= default. */
+/*
+ * Mount lookup: parsing /proc/self/mountinfo for the exec_folio_size= default
+ * and its exec_folio_scope=.
+ */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +21,11 @@ static const char mountinfo[] =
 	"42 22 7:1 / /srv/none rw,relatime - xfs /dev/loop1 rw,exec_folio_size=none\n"
 	"43 22 7:2 / /srv/with\\040space rw - xfs /dev/loop2 rw,attr2\n"
 	"44 41 7:0 /sub /srv/xfs/bind rw - xfs /dev/loop0 rw,exec_folio_size=64k\n"
-	"45 22 7:3 / /srv/bad rw - xfs /dev/loop3 rw,exec_folio_size=48k\n";
+	"45 22 7:3 / /srv/bad rw - xfs /dev/loop3 rw,exec_folio_size=48k\n"
+	"46 22 7:4 / /srv/all rw - xfs /dev/loop4 rw,attr2,exec_folio_size=64k,exec_folio_scope=all,noquota\n"
+	"47 22 7:5 / /srv/exec rw - xfs /dev/loop5 rw,exec_folio_size=2m,exec_folio_scope=exec\n"
+	"48 22 7:6 / /srv/scope rw - xfs /dev/loop6 rw,exec_folio_scope=all\n"
+	"49 22 7:7 / /srv/badscope rw - xfs /dev/loop7 rw,exec_folio_size=64k,exec_folio_scope=ALL\n";
 
 static int find(int id, unsigned int maj, unsigned int min, const char *path,
 		struct execfolio_mount *mnt)
@@ -73,6 +80,46 @@ static void test_malformed_option(void **state)
 	assert_int_equal(mnt.size, 0);
 }
 
+/* exec_folio_scope= beside exec_folio_size=, or alone; exec when absent. */
+static void test_scope(void **state)
+{
+	struct execfolio_mount mnt;
+
+	assert_int_equal(find(46, 0, 0, NULL, &mnt), 0);
+	assert_true(mnt.has_option);
+	assert_int_equal(mnt.size, 64 << 10);
+	assert_true(mnt.has_scope);
+	assert_false(mnt.scope_invalid);
+	assert_int_equal(mnt.scope, EXECFOLIO_SCOPE_ALL);
+
+	assert_int_equal(find(47, 0, 0, NULL, &mnt), 0);
+	assert_int_equal(mnt.size, 2 << 20);
+	assert_true(mnt.has_scope);
+	assert_int_equal(mnt.scope, EXECFOLIO_SCOPE_EXEC);
+
+	assert_int_equal(find(48, 0, 0, NULL, &mnt), 0);
+	assert_false(mnt.has_option);
+	assert_true(mnt.has_scope);
+	assert_int_equal(mnt.scope, EXECFOLIO_SCOPE_ALL);
+
+	assert_int_equal(find(41, 0, 0, NULL, &mnt), 0);
+	assert_false(mnt.has_scope);
+	assert_int_equal(mnt.scope, EXECFOLIO_SCOPE_EXEC);
+}
+
+/* A scope the kernel would refuse reads as exec, and is flagged. */
+static void test_malformed_scope(void **state)
+{
+	struct execfolio_mount mnt;
+
+	assert_int_equal(find(49, 0, 0, NULL, &mnt), 0);
+	assert_true(mnt.has_option);
+	assert_false(mnt.option_invalid);
+	assert_true(mnt.has_scope);
+	assert_true(mnt.scope_invalid);
+	assert_int_equal(mnt.scope, EXECFOLIO_SCOPE_EXEC);
+}
+
 /* Without a mount ID: the device's mount with the longest path prefix. */
 static void test_by_device_and_prefix(void **state)
 {
@@ -116,6 +163,8 @@ int main(void)
 		cmocka_unit_test(test_by_mount_id),
 		cmocka_unit_test(test_escaped_mountpoint),
 		cmocka_unit_test(test_malformed_option),
+		cmocka_unit_test(test_scope),
+		cmocka_unit_test(test_malformed_scope),
 		cmocka_unit_test(test_by_device_and_prefix),
 		cmocka_unit_test(test_malformed_mountinfo),
 		cmocka_unit_test(test_live_lookup),

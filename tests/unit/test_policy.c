@@ -136,6 +136,27 @@ static void test_source_names(void **state)
 			    "mount");
 }
 
+/* exec_folio_scope= takes exec or all, spelt exactly so, as the kernel. */
+static void test_scope_syntax(void **state)
+{
+	enum execfolio_scope scope = EXECFOLIO_SCOPE_EXEC;
+
+	assert_int_equal(execfolio_parse_scope_str("all", &scope), 0);
+	assert_int_equal(scope, EXECFOLIO_SCOPE_ALL);
+	assert_int_equal(execfolio_parse_scope_str("exec", &scope), 0);
+	assert_int_equal(scope, EXECFOLIO_SCOPE_EXEC);
+	/* Never past len, and untouched on error. */
+	assert_int_equal(execfolio_parse_scope("allx", 3, &scope), 0);
+	assert_int_equal(scope, EXECFOLIO_SCOPE_ALL);
+	assert_int_equal(execfolio_parse_scope_str("exe", &scope), -EINVAL);
+	assert_int_equal(execfolio_parse_scope_str("", &scope), -EINVAL);
+	assert_int_equal(execfolio_parse_scope_str("all\n", &scope), -EINVAL);
+	assert_int_equal(execfolio_parse_scope("all\0", 4, &scope), -EINVAL);
+	assert_int_equal(scope, EXECFOLIO_SCOPE_ALL);
+	assert_string_equal(execfolio_scope_name(EXECFOLIO_SCOPE_EXEC), "exec");
+	assert_string_equal(execfolio_scope_name(EXECFOLIO_SCOPE_ALL), "all");
+}
+
 /* The loader itself rejects malformed vector files with a line number. */
 static void test_vector_file_errors(void **state)
 {
@@ -184,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_no_read_past_len),
 		cmocka_unit_test(test_max_order),
 		cmocka_unit_test(test_source_names),
+		cmocka_unit_test(test_scope_syntax),
 		cmocka_unit_test(test_vector_file_errors),
 	};
 

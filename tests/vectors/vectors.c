@@ -227,6 +227,8 @@ static int parse_key(struct cursor *c, struct execfolio_vector *vec,
 		return read_value(c, &vec->xattr);
 	if (!expect && !strcmp(key, "mount"))
 		return read_value(c, &vec->mount);
+	if (!expect && !strcmp(key, "scope"))
+		return read_value(c, &vec->scope);
 
 	ret = read_word(c, word, sizeof(word));
 	if (ret)
@@ -448,22 +450,26 @@ static bool check_resolve(const struct execfolio_vector *vec, char *why,
 	struct execfolio_inode inode = { .mode = vec->mode };
 	struct execfolio_policy policy;
 	unsigned int order, max_order;
-	int ret;
+	int ret = 0;
 
 	if (vec->mount.present) {
 		ret = execfolio_parse_size(vec->mount.bytes, vec->mount.len,
 					   &inode.mount_size);
-		if (ret) {
-			if (vec->expect_einval)
-				return true;
-			snprintf(why, why_len, "mount option rejected");
-			return false;
-		}
-		inode.has_mount = true;
+		if (!ret)
+			inode.has_mount = true;
+	}
+	if (!ret && vec->scope.present)
+		ret = execfolio_parse_scope(vec->scope.bytes, vec->scope.len,
+					    &inode.mount_scope);
+	if (ret) {
+		if (vec->expect_einval)
+			return true;
+		snprintf(why, why_len, "mount option rejected");
+		return false;
 	}
 	if (vec->expect_einval) {
 		snprintf(why, why_len,
-			 "mount option accepted, expected EINVAL");
+			 "mount options accepted, expected EINVAL");
 		return false;
 	}
 	inode.has_xattr = vec->xattr.present;

@@ -8,10 +8,12 @@
  *
  *   parse VALUE -> EXPECT
  *	EXPECT is the canonical size ("64k", "none") or "EINVAL".
- *   resolve [xattr=VALUE] [mount=VALUE] mode=OCTAL page=N bsize=N fsize=N
- *	-> EXPECT
+ *   resolve [xattr=VALUE] [mount=VALUE] [scope=VALUE] mode=OCTAL page=N
+ *	bsize=N fsize=N -> EXPECT
+ *	mount is the exec_folio_size= mount option, scope the
+ *	exec_folio_scope= one (absent: the kernel's default, exec).
  *	EXPECT is "size=CANON source=xattr|mount|none order=N
- *	[xattr_invalid]", or "EINVAL" (the mount option is rejected). order
+ *	[xattr_invalid]", or "EINVAL" (a mount option is rejected). order
  *	is the series' preferred order (execfolio_order()).
  *
  * VALUE is a bare word or a double-quoted string with C escapes (\n, \r, \t,
@@ -53,6 +55,7 @@ struct execfolio_vector {
 	/* resolve */
 	struct execfolio_vector_value xattr;
 	struct execfolio_vector_value mount;
+	struct execfolio_vector_value scope;
 	mode_t mode;
 	uint32_t page_size;
 	uint32_t block_size;

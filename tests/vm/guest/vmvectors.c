@@ -11,14 +11,14 @@
  * trusted.exec_folio_size on a 4 MiB file and expects EINVAL, or the size
  * (XFS_IOC_GET_EXEC_FOLIO) of the canonical value.  For "resolve" vectors
  * it mounts the disk of the vector's block size with the vector's mount
- * option (expecting the mount to fail for EINVAL), creates a file of the
- * vector's size and mode, sets the xattr (or sets and removes one, which
- * re-resolves the policy as the kernel does on any xattr change) and
- * compares size, source and order.  A vector with a
- * malformed xattr, which the kernel refuses to set, has its file written
- * offline on the disk (vecstage, vectors-offline.h): after the remount,
- * the kernel resolves it when it reads the inode.  Vectors the kernel
- * cannot be driven into from here are skipped, with the reason:
+ * options, exec_folio_size= and exec_folio_scope= (expecting the mount to
+ * fail for EINVAL), creates a file of the vector's size and mode, sets the
+ * xattr (or sets and removes one, which re-resolves the policy as the
+ * kernel does on any xattr change) and compares size, source and order.  A
+ * vector with a malformed xattr, which the kernel refuses to set, has its
+ * file written offline on the disk (vecstage, vectors-offline.h): after
+ * the remount, the kernel resolves it when it reads the inode.  Vectors the
+ * kernel cannot be driven into from here are skipped, with the reason:
  * non-regular files, another page size, a block size no DEVICE has, and
  * mount values with NUL or comma bytes.
  */
@@ -67,17 +67,27 @@ static void skip(const struct execfolio_vector *vec, const char *why)
 	skipped++;
 }
 
-/* Mount disk @disk on DIR afresh, with "exec_folio_size=VALUE" if @opt. */
-static int remount(int disk, const struct execfolio_vector_value *opt)
+/*
+ * Mount disk @disk on DIR afresh, with "exec_folio_size=VALUE" for the
+ * vector's mount value and "exec_folio_scope=VALUE" for its scope, those it
+ * has (none when @vec is NULL).
+ */
+static int remount(int disk, const struct execfolio_vector *vec)
 {
-	char data[64] = "";
+	char data[128] = "";
+	int n = 0;
 
 	if (mounted >= 0)
 		umount(dir);
 	mounted = -1;
-	if (opt && opt->present)
-		snprintf(data, sizeof(data), "exec_folio_size=%.*s",
-			 (int)opt->len, opt->bytes);
+	if (vec && vec->mount.present)
+		n = snprintf(data, sizeof(data), "%s=%.*s",
+			     EXECFOLIO_MOUNT_OPTION, (int)vec->mount.len,
+			     vec->mount.bytes);
+	if (vec && vec->scope.present)
+		snprintf(data + n, sizeof(data) - n, "%s%s=%.*s", n ? "," : "",
+			 EXECFOLIO_SCOPE_OPTION, (int)vec->scope.len,
+			 vec->scope.bytes);
 	if (mount(disks[disk].dev, dir, "xfs", 0, data))
 		return -errno;
 	mounted = disk;
@@ -208,10 +218,11 @@ static void check_resolve(const struct execfolio_vector *vec)
 			 vec->block_size);
 		return skip(vec, why);
 	}
-	if (unusable_mount_value(&vec->mount))
+	if (unusable_mount_value(&vec->mount) ||
+	    unusable_mount_value(&vec->scope))
 		return skip(vec, "mount value not expressible as mount data");
 
-	ret = remount(disk, &vec->mount);
+	ret = remount(disk, vec);
 	if (vec->expect_einval) {
 		if (ret != -EINVAL)
 			snprintf(why, sizeof(why), "mount gave %d, want EINVAL",

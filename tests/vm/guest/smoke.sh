@@ -173,6 +173,10 @@ drop_caches
 check_eq "scope all: a library (mode 0644) has the mount default before any use" \
 	"$(state /mnt/lib.so)" \
 	"size=65536 source=mount order=4 folio=65536 pending=0 deferred=0"
+get_v=$(execfolio get -v /mnt/lib.so 2>&1)
+diag "execfolio get -v: $get_v"
+check "scope all: execfolio get -v shows the mount default in effect and the scope" \
+	sh -c "echo '$get_v' | grep -q '^/mnt/lib.so 64k mount .*mount_scope=all'"
 check_eq "scope all: the xattr none still opts a file out" \
 	"$(state /mnt/bigtext.none)" "size=0 source=xattr order=0 folio=4096 pending=0 deferred=0"
 # As the loader uses it: its header read reads the first 64K folio, and

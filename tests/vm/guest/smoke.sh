@@ -177,8 +177,11 @@ get_v=$(execfolio get -v /mnt/lib.so 2>&1)
 diag "execfolio get -v: $get_v"
 check "scope all: execfolio get -v shows the mount default in effect and the scope" \
 	sh -c "echo '$get_v' | grep -q '^/mnt/lib.so 64k mount .*mount_scope=all'"
+cp /mnt/lib.so /mnt/optout.so
+vmhelper setxattr /mnt/optout.so none >/dev/null
 check_eq "scope all: the xattr none still opts a file out" \
-	"$(state /mnt/bigtext.none)" "size=0 source=xattr order=0 folio=4096 pending=0 deferred=0"
+	"$(drop_caches; state /mnt/optout.so)" "size=0 source=xattr order=0 folio=4096 pending=0 deferred=0"
+rm -f /mnt/optout.so
 # As the loader uses it: its header read reads the first 64K folio, and
 # the executable mapping reads every other block once.
 stat /mnt/lib.so >/dev/null

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * execfolio stat: how the text of running processes is backed by folios,
- * aggregated over PIDs or a cgroup, as the seed's table or JSON.
+ * aggregated over PIDs or a cgroup, as the folio table (DESIGN.md section
+ * 7.1) or JSON.
  */
 #include <errno.h>
 #include <getopt.h>

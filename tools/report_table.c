@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * execfolio report: the human tables, in the rows of execfolio stat (the
- * seed's table) with one column per simulated policy, then a line per
+ * execfolio report: the human tables, in the rows of execfolio stat
+ * with one column per simulated policy, then a line per
  * file with its suggested size.
  */
 #include <inttypes.h>

@@ -7,13 +7,14 @@ results-table.py [--tsv] RESULTS_DIR...
 Each RESULTS_DIR is an fstests results/ directory (one per boot of make
 check-fstests, OUTDIR/CONFIG/results).  For each section in it, the xunit
 report (SECTION/result.xml, ./check -R xunit) gives every test's status and
-time; a run that did not finish has no report, so the section's check.log
-summary (Ran:, Not run:, Failures:) and check.time are read instead, and
-tests the summary does not name are left out.  Prints a Markdown table
-(or tab-separated values with --tsv): test, config, result (pass, fail,
-notrun), seconds, and the reason fstests gave for a fail or notrun.
+time; a run that did not finish has no report, so check's output, kept
+by run-check as results/check.console, is read instead.  Prints a
+Markdown table (or tab-separated values with --tsv): test, config,
+result (pass, fail, notrun; unfinished for the test a stopped run was
+in), seconds, and the reason fstests gave for a fail or notrun.
 """
 import os
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -34,38 +35,35 @@ def from_xunit(path):
     return rows
 
 
-def words_after(line, label):
-    return line[len(label):].split() if line.startswith(label) else []
+TEST_LINE = re.compile(r'^([a-z]+/[0-9]+)\b\s*(.*)$')
 
 
-def from_check_log(results, section):
-    """check.log of an unfinished run: its last summary, with check.time."""
-    log = os.path.join(results, 'check.log')
-    if not os.path.exists(log):
+def from_console(results, section):
+    """A run without an xunit report (stopped at its timeout): check's own
+    output, results/check.console, says how each test it got to ended."""
+    path = os.path.join(results, 'check.console')
+    if not os.path.exists(path):
         return []
-    ran, notrun, failed = [], [], []
-    for line in open(log, errors='replace'):
-        line = line.strip()
-        if line.startswith('Ran:'):
-            ran, notrun, failed = words_after(line, 'Ran:'), [], []
-        notrun += words_after(line, 'Not run:')
-        failed += words_after(line, 'Failures:')
-    times = {}
-    ctime = os.path.join(results, 'check.time')
-    if os.path.exists(ctime):
-        for line in open(ctime, errors='replace'):
-            f = line.split()
-            if len(f) == 2:
-                times[f[0]] = f[1]
     rows = []
-    for t in ran:
-        result = 'fail' if t in failed else 'notrun' if t in notrun else 'pass'
-        note = ''
-        if result == 'notrun':
-            p = os.path.join(results, section, t + '.notrun')
-            if os.path.exists(p):
-                note = open(p, errors='replace').read().strip()
-        rows.append((t, section, result, times.get(t, ''), note))
+    for line in open(path, errors='replace'):
+        m = TEST_LINE.match(line.rstrip())
+        if not m:
+            continue
+        test, rest = m.groups()
+        seconds = re.search(r'([0-9]+)s\s*$', rest)
+        if '[expunged]' in rest:
+            continue
+        if '[not run]' in rest:
+            result, note = 'notrun', rest.split('[not run]', 1)[1]
+        elif 'output mismatch' in rest or '[failed' in rest or '_check_' in rest:
+            result, note = 'fail', rest
+        elif seconds:
+            result, note = 'pass', ''
+        else:
+            result, note = 'unfinished', 'the run stopped during this test'
+        rows.append((test, section, result,
+                     seconds.group(1) if seconds and result == 'pass' else '',
+                     note.strip()))
     return rows
 
 
@@ -79,7 +77,7 @@ def rows_of(results):
         if os.path.exists(xunit):
             rows += from_xunit(xunit)
         else:
-            rows += from_check_log(results, section)
+            rows += from_console(results, section)
     return rows
 
 

@@ -48,8 +48,17 @@ cp -r "$here/lists" "$here/exclude" "$stage/opt/fstests/execfolio/"
 install -m 0755 "$here/guest/run-check" "$stage/opt/fstests/execfolio/run-check"
 # fstests asks for these names (common/config); no maintainer script
 # made them.
-echo "fsgqa:x:1000:1000::/home/fsgqa:/bin/bash" >>"$stage/etc/passwd"
-echo "fsgqa:x:1000:" >>"$stage/etc/group"
+cat >>"$stage/etc/passwd" <<'EOF2'
+fsgqa:x:1000:1000::/tmp:/bin/bash
+fsgqa2:x:1001:1001::/tmp:/bin/bash
+123456-fsgqa:x:1002:1002::/tmp:/bin/bash
+EOF2
+cat >>"$stage/etc/group" <<'EOF2'
+fsgqa:x:1000:
+fsgqa2:x:1001:
+123456-fsgqa:x:1002:
+EOF2
+ln -sf ../proc/self/mounts "$stage/etc/mtab"
 [ -e "$stage/bin/sh" ] || ln -s dash "$stage/bin/sh"
 # pam-auth-update (libpam-runtime's maintainer script) writes these: root
 # may su to fsgqa without a password, as on any Debian system.

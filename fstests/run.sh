@@ -68,7 +68,7 @@ for c; do
 	truncate -s 256M "$run/fsresults.img"
 	echo "$me: $c, ${FSTESTS_TESTS:-list $list} ($count tests), $kernel"
 	start=$(date +%s)
-	VM_TIMEOUT=${FSTESTS_TIMEOUT:-$((count * 600 + 300))} \
+	VM_RESULTS_MB=8 VM_TIMEOUT=${FSTESTS_TIMEOUT:-$((count * 600 + 300))} \
 		VM_APPEND="FSTESTS_SECTION=$c FSTESTS_LIST=$list${FSTESTS_TESTS:+ FSTESTS_TESTS=$FSTESTS_TESTS}" \
 		"$top/tests/vm/harness/run-vm.sh" "$arch" "$kernel" "$initramfs" \
 		"$run/test.img" "$run/vm" root="$run/root.img" \

@@ -63,7 +63,10 @@ for c; do
 	rm -rf "$run"
 	mkdir -p "$run"
 	cp --sparse=always "$root" "$run/root.img"
+	# fstests makes the test device again for the section; an XFS on it
+	# already keeps ./check from tripping over an empty disk before that.
 	truncate -s "${FSTESTS_TEST_SIZE:-4G}" "$run/test.img"
+	mkfs.xfs -q -f "$run/test.img" || { echo "$me: mkfs.xfs failed: run make deps" >&2; exit 1; }
 	truncate -s "${FSTESTS_SCRATCH_SIZE:-8G}" "$run/scratch.img"
 	truncate -s 256M "$run/fsresults.img"
 	echo "$me: $c, ${FSTESTS_TESTS:-list $list} ($count tests), $kernel"

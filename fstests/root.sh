@@ -59,6 +59,10 @@ fsgqa2:x:1001:
 123456-fsgqa:x:1002:
 EOF2
 ln -sf ../proc/self/mounts "$stage/etc/mtab"
+# The commands update-alternatives would have made.
+ln -sf gawk "$stage/usr/bin/awk"
+ln -sf gawk "$stage/usr/bin/nawk"
+ln -sf which.debianutils "$stage/usr/bin/which"
 [ -e "$stage/bin/sh" ] || ln -s dash "$stage/bin/sh"
 # pam-auth-update (libpam-runtime's maintainer script) writes these: root
 # may su to fsgqa without a password, as on any Debian system.

@@ -27,6 +27,14 @@ fail() {
 [ -n "$root" ] && [ -n "$scratch" ] && [ -n "$archive" ] && [ -n "$TEST_DISK" ] ||
 	fail "disks test, root, scratch and fsresults needed, have test=$TEST_DISK$EXTRA_DISKS"
 
+# What udev would make in /dev, which bash's process substitution and
+# fstests use.
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+for n in 0:stdin 1:stdout 2:stderr; do
+	[ -e "/dev/${n#*:}" ] || ln -s "/proc/self/fd/${n%%:*}" "/dev/${n#*:}"
+done
+mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm
+
 mnt=/mnt/root
 mkdir -p "$mnt"
 mount -t xfs "$root" "$mnt" || fail "cannot mount the root disk $root"

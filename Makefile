@@ -116,7 +116,7 @@ $(BIN)/execfolio: $(TOOL_OBJS) $(LIBFRONTEND) $(LIBEXECFOLIO)
 
 all: $(BIN)/execfolio
 
-# Components add themselves here (mkfs/, fuse/, fs/, tests/).
+# Components add themselves here (mkfs/, fuse/, fs/, tests/, fstests/).
 -include mkfs/mkfs.mk
 -include fuse/fuse.mk
 -include tests/tests.mk
@@ -124,6 +124,7 @@ all: $(BIN)/execfolio
 -include tests/vm/vm.mk
 -include bench/bench.mk
 -include tests/fuzz/fuzz.mk
+-include fstests/fstests.mk
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
@@ -173,7 +174,9 @@ DEPS_PKGS := build-essential pkg-config clang llvm libclang-rt-14-dev \
 	python3 python3-numpy python3-ply jq util-linux util-linux-extra kmod debhelper lintian \
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio ccache rsync \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libfuse3-dev:arm64 liburcu-dev:arm64 \
-	qemu-system-arm qemu-system-x86 busybox-static gnuplot-nox strace
+	qemu-system-arm qemu-system-x86 busybox-static gnuplot-nox strace \
+	autoconf automake libtool libacl1-dev:arm64 libattr1-dev:arm64 \
+	libaio-dev:arm64 liburing-dev:arm64 uuid-dev:arm64 libcap-dev:arm64
 
 # Linux 7.3, the kernel the series is written for, is not in Debian 12's
 # suites: its source tarball comes from trixie-backports through a private

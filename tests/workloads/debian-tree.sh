@@ -30,7 +30,8 @@ if ! apt-cache show "libc6:$arch" > /dev/null 2>&1; then
 fi
 
 # Packages needed only by maintainer scripts, which never run here (iproute2:
-# by nginx-common's init script; its tc plugins need libraries it lacks).
+# by nginx-common's init script; its tc plugins need libraries it lacks),
+# unless named on the command line (fstests' guest wants perl and tar).
 skip='iproute2|adduser|passwd|login|perl|perl-base|perl-modules-[0-9.]+|libperl[0-9.]+|debconf|debconf-2.0|cdebconf|dpkg|init-system-helpers|lsb-base|sensible-utils|logrotate|cron|libpam-.*|libpam0g|libsemanage.*|libaudit.*|tar|base-files'
 
 # The dependency closure, without recommends/suggests; virtual packages and
@@ -40,16 +41,24 @@ pkgs=$(printf '%s:'"$arch"' ' "$@")
 closure=$(apt-cache depends --recurse --no-recommends --no-suggests \
 	--no-conflicts --no-breaks --no-replaces --no-enhances $pkgs 2> /dev/null |
 	awk -v a=":$arch" '/^[a-z0-9]/ { n = $1; sub(/:.*/, "", n); print n a }' |
-	sort -u | grep -Ev "^($skip):")
+	sort -u | awk -v skip="^($skip):" -v named=" $pkgs" '
+		!($0 ~ skip) || index(named, " " $0 " ")')
 [ -n "$closure" ] || { echo "$me: cannot resolve $*" >&2; exit 1; }
 
 mkdir -p "$cache" "$out"
 missing=
 for p in $closure; do
 	name=${p%:*}
-	# Virtual packages have no candidate version: skip them.
+	# Virtual packages have no candidate version: skip them.  Packages of
+	# architecture all (perl-modules, libpam-runtime) have none as
+	# NAME:ARCH either, but one under their bare name: taken when named.
 	ver=$(apt-cache policy "$p" | awk '/Candidate:/ { print $2 }')
-	[ -n "$ver" ] && [ "$ver" != "(none)" ] || continue
+	if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
+		case " $pkgs" in *" $p "*) ;; *) continue ;; esac
+		apt-cache show --no-all-versions "$name" 2>/dev/null |
+			grep -qx 'Architecture: all' || continue
+		p=$name
+	fi
 	have=
 	for deb in "$cache/${name}_"*"_$arch.deb" "$cache/${name}_"*"_all.deb"; do
 		[ -f "$deb" ] && have=1

@@ -123,6 +123,7 @@ all: $(BIN)/execfolio
 -include mkfs/mkfs.mk
 -include fuse/fuse.mk
 -include tests/tests.mk
+-include tests/tools/itlb/itlb.mk
 -include fs/kernel.mk
 -include tests/vm/vm.mk
 -include bench/bench.mk

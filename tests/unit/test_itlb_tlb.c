@@ -211,6 +211,21 @@ static void address_spaces(void **state)
 	tlb_flush_va(&tlb, 0xffff800000123000ull, 3, false);
 	assert_false(tlb_lookup(&tlb, 0xffff800000001000ull, 9, NULL));
 
+	/* A range: what it overlaps, of its address space. */
+	fill(&tlb, 0x1000, 12, 7, false);
+	fill(&tlb, 0x2000, 12, 7, false);
+	fill(&tlb, 0x3000, 12, 7, false);
+	fill(&tlb, 0x2000, 12, 8, false);
+	fill(&tlb, 0x200000, 21, 7, false);
+	tlb_flush_range(&tlb, 0x2000, 0x3000, 7, false);
+	assert_true(tlb_lookup(&tlb, 0x1000, 7, NULL));
+	assert_false(tlb_lookup(&tlb, 0x2000, 7, NULL));
+	assert_true(tlb_lookup(&tlb, 0x3000, 7, NULL));
+	assert_true(tlb_lookup(&tlb, 0x2000, 8, NULL));
+	tlb_flush_range(&tlb, 0x3fff00, 0x400000, 9, true);
+	assert_false(tlb_lookup(&tlb, 0x200000, 7, NULL));
+	assert_true(tlb_lookup(&tlb, 0x3000, 7, NULL));
+
 	fill(&tlb, 0x1000, 12, 7, false);
 	fill(&tlb, 0xffff800000000000ull, 21, 7, true);
 	tlb_flush_nonglobal(&tlb);

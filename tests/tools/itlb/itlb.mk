@@ -8,9 +8,9 @@
 # the QEMU it is loaded into (make itlb-plugin), never at test time.
 
 ITLB_DIR := tests/tools/itlb
-ITLB_MODEL_SRCS := $(ITLB_DIR)/tlb.c $(ITLB_DIR)/core.c \
+ITLB_MODEL_SRCS := $(ITLB_DIR)/tlb.c $(ITLB_DIR)/core.c $(ITLB_DIR)/decode.c \
 	$(ITLB_DIR)/walk_arm64.c $(ITLB_DIR)/walk_x86_64.c
 ITLB_MODEL_OBJS := $(ITLB_MODEL_SRCS:%.c=$(OBJ)/%.o)
 
 $(OBJ)/tests/unit/test_itlb_%.o: CPPFLAGS += -I$(TOP)/$(ITLB_DIR)
-$(OBJ)/tests/unit/test_itlb_tlb $(OBJ)/tests/unit/test_itlb_walk: $(ITLB_MODEL_OBJS)
+$(addprefix $(OBJ)/tests/unit/test_itlb_,tlb walk decode): $(ITLB_MODEL_OBJS)

@@ -83,6 +83,12 @@ void tlb_flush_all(struct tlb *tlb);
 void tlb_flush_asid(struct tlb *tlb, uint16_t asid);
 /* Every entry covering @va: of @asid and global ones, or of any space. */
 void tlb_flush_va(struct tlb *tlb, uint64_t va, uint16_t asid, bool any_asid);
+/*
+ * Every entry overlapping [@start, @end): of @asid and global ones, or of
+ * any address space.
+ */
+void tlb_flush_range(struct tlb *tlb, uint64_t start, uint64_t end,
+		     uint16_t asid, bool any_asid);
 /* Every non-global entry, in every address space. */
 void tlb_flush_nonglobal(struct tlb *tlb);
 

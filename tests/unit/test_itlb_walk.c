@@ -292,6 +292,44 @@ static void arm64_three_levels(void **state)
 			 -ENOENT);
 }
 
+/* FEAT_LPA2 (TCR.DS), 52-bit addresses: five levels from level -1, the
+ * output address's bits 51:50 in descriptor bits 9:8. */
+static void arm64_lpa2_52bit(void **state)
+{
+	uint64_t lm1 = new_table(), l0 = new_table(), l1 = new_table();
+	uint64_t l2 = new_table(), l3 = new_table();
+	struct walk_arm64_regs r = a64_regs(lm1, 0, 1);
+	uint64_t va = (1ull << 50) | (5ull << 39) | (6ull << 30) |
+		      (7ull << 21) | (8ull << 12) | 0x44;
+	uint64_t pa = (3ull << 50) | 0x123000ull;
+	struct tlb_translation t;
+	unsigned int reads;
+
+	(void)state;
+	r.tcr = (r.tcr & ~0x3full) | 12 | (1ull << 59);
+	*entry(lm1, 4) = l0 | A64_TABLE;
+	*entry(l0, 5) = l1 | A64_TABLE;
+	*entry(l1, 6) = l2 | A64_TABLE;
+	*entry(l2, 7) = l3 | A64_TABLE;
+	*entry(l3, 8) = (pa & 0x0003fffffffff000ull) | (3ull << 8) | A64_PAGE |
+			A64_AF;
+	assert_int_equal(walk_arm64(&r, va, mem_read, &mem, &t, &reads), 0);
+	assert_int_equal(reads, 5);
+	assert_int_equal(t.shift, 12);
+	assert_int_equal(t.pbase, pa);
+	/* A 512GB block at level 0 exists with LPA2. */
+	*entry(l0, 9) = 0x8000000000ull | A64_BLOCK | A64_AF;
+	assert_int_equal(walk_arm64(&r, (1ull << 50) | (9ull << 39) | 0x1234,
+				    mem_read, &mem, &t, &reads),
+			 0);
+	assert_int_equal(t.shift, 39);
+	assert_int_equal(reads, 2);
+	/* Without TCR.DS, 52-bit addresses are not modelled. */
+	r.tcr &= ~(1ull << 59);
+	assert_int_equal(walk_arm64(&r, va, mem_read, &mem, &t, &reads),
+			 -EOPNOTSUPP);
+}
+
 /* --- x86_64 ---------------------------------------------------------- */
 
 #define X86_P 0x1ull
@@ -460,6 +498,7 @@ int main(void)
 		cmocka_unit_test_setup(arm64_upper_half, reset),
 		cmocka_unit_test_setup(arm64_refused_walks, reset),
 		cmocka_unit_test_setup(arm64_three_levels, reset),
+		cmocka_unit_test_setup(arm64_lpa2_52bit, reset),
 		cmocka_unit_test_setup(x86_pages_and_blocks, reset),
 		cmocka_unit_test_setup(x86_global_kernel_text, reset),
 		cmocka_unit_test_setup(x86_zen_coalescing, reset),

@@ -14,3 +14,26 @@ ITLB_MODEL_OBJS := $(ITLB_MODEL_SRCS:%.c=$(OBJ)/%.o)
 
 $(OBJ)/tests/unit/test_itlb_%.o: CPPFLAGS += -I$(TOP)/$(ITLB_DIR)
 $(addprefix $(OBJ)/tests/unit/test_itlb_,tlb walk decode): $(ITLB_MODEL_OBJS)
+
+# The plugin: make itlb-plugin [ITLB_QEMU_SUITE=bookworm-backports].  The
+# header comes from the source package of the suite whose QEMU loads the
+# plugin (QEMU refuses a plugin built for another API version).
+ITLB_QEMU_SUITE ?= bookworm-backports
+ITLB_HEADER_DIR := $(BUILD)/qemu-plugin-header-$(ITLB_QEMU_SUITE)
+ITLB_HEADER := $(ITLB_HEADER_DIR)/qemu-plugin.h
+ITLB_PLUGIN := $(OBJ)/tests/tools/itlb/libitlb.so
+ITLB_PLUGIN_SRCS := $(ITLB_DIR)/plugin.c $(ITLB_MODEL_SRCS)
+
+$(ITLB_HEADER):
+	$(Q)$(TOP)/dist/fetch-qemu-plugin-header --if-missing $(ITLB_QEMU_SUITE) $@
+
+$(ITLB_PLUGIN): $(ITLB_PLUGIN_SRCS) $(wildcard $(ITLB_DIR)/*.h) $(ITLB_HEADER)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) -std=gnu11 -O2 -g -Wall -Wextra \
+		-Wno-unused-parameter -fPIC -shared -fvisibility=hidden \
+		-I$(ITLB_HEADER_DIR) -I$(TOP)/$(ITLB_DIR) \
+		$$(pkg-config --cflags glib-2.0) -o $@ $(ITLB_PLUGIN_SRCS) \
+		$$(pkg-config --libs glib-2.0)
+
+.PHONY: itlb-plugin
+itlb-plugin: $(ITLB_PLUGIN)

@@ -9,8 +9,10 @@
  * output address, is cached as one translation 16 times as large (64KB
  * pages: the kernel's contpte; 32MB blocks).  The ASID is TTBR0's or
  * TTBR1's (TCR.A1), 8 or 16 bits (TCR.AS); nG (bit 11) makes a
- * translation non-global.  Output addresses beyond 48 bits (52-bit PA)
- * are not modelled.
+ * translation non-global.  With FEAT_LPA2 (TCR.DS, the kernel's 52-bit
+ * VA_BITS on 4KB pages) addresses of up to 52 bits start at level -1,
+ * level 0 may hold a 512GB block, and output addresses take bits 51:50
+ * from descriptor bits 9:8 (TTBR bits 5:2 for bits 51:48 of the root).
  */
 #include <errno.h>
 
@@ -21,6 +23,7 @@
 #define DESC_NG (1ull << 11)
 #define DESC_CONT (1ull << 52)
 #define OA_MASK 0x0000fffffffff000ull
+#define OA_MASK_LPA2 0x0003fffffffff000ull
 #define TTBR_BADDR_MASK 0x0000ffffffffffc0ull /* tables are 64-byte aligned */
 #define CONT_ENTRIES 16
 
@@ -32,6 +35,7 @@
 #define TCR_EPD1 (1ull << 23)
 #define TCR_TG1(tcr) (((tcr) >> 30) & 3)
 #define TCR_AS (1ull << 36)
+#define TCR_DS (1ull << 59)
 #define TG0_4K 0
 #define TG1_4K 2
 
@@ -49,7 +53,15 @@ uint16_t walk_arm64_asid(const struct walk_arm64_regs *regs, uint64_t va)
 	return regs->tcr & TCR_AS ? asid : (asid & 0xff);
 }
 
-/* The level-@level shift of the 4KB granule: 39, 30, 21, 12. */
+/* The output address of descriptor @d. */
+static uint64_t output_address(uint64_t d, bool lpa2)
+{
+	if (!lpa2)
+		return d & OA_MASK;
+	return (d & OA_MASK_LPA2) | (((d >> 8) & 3) << 50);
+}
+
+/* The level-@level shift of the 4KB granule: 48, 39, 30, 21, 12. */
 static unsigned int level_shift(int level)
 {
 	return 12 + 9 * (3 - level);
@@ -62,7 +74,8 @@ static unsigned int level_shift(int level)
  * output addresses.
  */
 static bool contiguous_group(walk_read_fn read, void *ctx, uint64_t table,
-			     unsigned int index, int level, uint64_t kind)
+			     unsigned int index, int level, uint64_t kind,
+			     bool lpa2)
 {
 	unsigned int first = index & ~(CONT_ENTRIES - 1u), i;
 	uint64_t size = 1ull << level_shift(level), base = 0;
@@ -75,10 +88,10 @@ static bool contiguous_group(walk_read_fn read, void *ctx, uint64_t table,
 		if ((d & 3) != kind || !(d & DESC_CONT))
 			return false;
 		if (i == 0) {
-			base = d & OA_MASK;
+			base = output_address(d, lpa2);
 			if (base & (size * CONT_ENTRIES - 1))
 				return false;
-		} else if ((d & OA_MASK) != base + i * size) {
+		} else if (output_address(d, lpa2) != base + i * size) {
 			return false;
 		}
 	}
@@ -89,7 +102,7 @@ int walk_arm64(const struct walk_arm64_regs *regs, uint64_t va,
 	       walk_read_fn read, void *ctx, struct tlb_translation *t,
 	       unsigned int *reads)
 {
-	bool upper = is_upper(va);
+	bool upper = is_upper(va), lpa2 = regs->tcr & TCR_DS;
 	unsigned int tsz = upper ? TCR_T1SZ(regs->tcr) : TCR_T0SZ(regs->tcr);
 	unsigned int va_bits = 64 - tsz, tg, shift, index;
 	uint64_t table, desc = 0, kind;
@@ -97,7 +110,8 @@ int walk_arm64(const struct walk_arm64_regs *regs, uint64_t va,
 
 	*reads = 0;
 	tg = upper ? TCR_TG1(regs->tcr) : TCR_TG0(regs->tcr);
-	if (tg != (upper ? TG1_4K : TG0_4K) || va_bits > 48 || va_bits < 25)
+	if (tg != (upper ? TG1_4K : TG0_4K) || va_bits > (lpa2 ? 52 : 48) ||
+	    va_bits < 25)
 		return -EOPNOTSUPP;
 	if (regs->tcr & (upper ? TCR_EPD1 : TCR_EPD0))
 		return -ENOENT;
@@ -105,7 +119,9 @@ int walk_arm64(const struct walk_arm64_regs *regs, uint64_t va,
 	if (upper ? (~va >> va_bits) != 0 : (va >> va_bits) != 0)
 		return -ENOENT;
 
-	table = (upper ? regs->ttbr1 : regs->ttbr0) & TTBR_BADDR_MASK;
+	table = upper ? regs->ttbr1 : regs->ttbr0;
+	table = (table & TTBR_BADDR_MASK) |
+		(lpa2 ? ((table >> 2) & 0xf) << 48 : 0);
 	level = 3 - (int)((va_bits - 12 - 1) / 9);
 	for (;; level++) {
 		shift = level_shift(level);
@@ -119,22 +135,22 @@ int walk_arm64(const struct walk_arm64_regs *regs, uint64_t va,
 			return -ENOENT;
 		kind = desc & 3;
 		if (level < 3 && kind == (DESC_VALID | DESC_TABLE)) {
-			table = desc & OA_MASK;
+			table = output_address(desc, lpa2);
 			continue;
 		}
-		/* A block at level 1 or 2, a page at level 3. */
+		/* A block at level 1 or 2 (0 too with LPA2), a page at 3. */
 		if ((level == 3) != (kind == (DESC_VALID | DESC_TABLE)) ||
-		    level == 0)
+		    level < 0 || (level == 0 && !lpa2))
 			return -ENOENT;
 		break;
 	}
 
 	t->shift = shift;
 	if ((desc & DESC_CONT) &&
-	    contiguous_group(read, ctx, table, index, level, kind))
+	    contiguous_group(read, ctx, table, index, level, kind, lpa2))
 		t->shift = shift + 4;
 	t->vbase = va & ~((1ull << t->shift) - 1);
-	t->pbase = (desc & OA_MASK & ~((1ull << shift) - 1)) -
+	t->pbase = (output_address(desc, lpa2) & ~((1ull << shift) - 1)) -
 		   (((va >> shift) - (t->vbase >> shift)) << shift);
 	t->global = !(desc & DESC_NG);
 	t->asid = walk_arm64_asid(regs, va);

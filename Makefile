@@ -177,7 +177,8 @@ DEPS_PKGS := build-essential pkg-config clang llvm libclang-rt-14-dev \
 	python3 python3-numpy python3-ply jq util-linux util-linux-extra kmod debhelper lintian \
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio ccache rsync \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libfuse3-dev:arm64 liburcu-dev:arm64 \
-	qemu-system-arm qemu-system-x86 busybox-static gnuplot-nox strace
+	qemu-system-arm qemu-system-x86 busybox-static gnuplot-nox strace \
+	libglib2.0-dev
 
 # Linux 7.3, the kernel the series is written for, is not in Debian 12's
 # suites: its source tarball comes from trixie-backports through a private

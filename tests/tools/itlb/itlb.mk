@@ -37,3 +37,16 @@ $(ITLB_PLUGIN): $(ITLB_PLUGIN_SRCS) $(wildcard $(ITLB_DIR)/*.h) $(ITLB_HEADER)
 
 .PHONY: itlb-plugin
 itlb-plugin: $(ITLB_PLUGIN)
+
+# The guest program of the iTLB test (page-chain.c): static in guest
+# builds (make ARCH=arm64 itlb-page-chain), built on the host by
+# make tests so that it keeps compiling.
+ITLB_PAGE_CHAIN := $(BIN)/itlb-page-chain
+
+$(ITLB_PAGE_CHAIN): $(ITLB_DIR)/page-chain.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+.PHONY: itlb-page-chain
+itlb-page-chain: $(ITLB_PAGE_CHAIN)
+tests: $(ITLB_PAGE_CHAIN)

@@ -74,20 +74,31 @@ static int reset(void **state)
 /* T0SZ = T1SZ = 16 (48-bit), TG0 4KB, TG1 4KB (2), 16-bit ASIDs. */
 #define A64_TCR (16ull | (16ull << 16) | (2ull << 30) | (1ull << 36))
 
-/* The table that holds level-@level entries for @va, made as needed. */
-static uint64_t a64_table(uint64_t root, uint64_t va, int level)
+/*
+ * The table @depth levels below @root on the way to @va (both formats
+ * index 512 entries from bit 39 down), making missing ones as tables
+ * with @flags; @mask takes the next table's address from an entry.
+ */
+static uint64_t descend(uint64_t root, uint64_t va, int depth, uint64_t flags,
+			uint64_t mask)
 {
 	uint64_t table = root;
-	int l;
+	int i;
 
-	for (l = 0; l < level; l++) {
-		uint64_t *e = entry(table, (va >> (39 - 9 * l)) & 0x1ff);
+	for (i = 0; i < depth; i++) {
+		uint64_t *e = entry(table, (va >> (39 - 9 * i)) & 0x1ff);
 
 		if (!*e)
-			*e = new_table() | A64_TABLE;
-		table = *e & 0x0000fffffffff000ull;
+			*e = new_table() | flags;
+		table = *e & mask;
 	}
 	return table;
+}
+
+/* The table that holds level-@level entries for @va (4 levels). */
+static uint64_t a64_table(uint64_t root, uint64_t va, int level)
+{
+	return descend(root, va, level, A64_TABLE, 0x0000fffffffff000ull);
 }
 
 static void a64_map(uint64_t root, uint64_t va, uint64_t pa, int level,
@@ -111,6 +122,16 @@ static struct walk_arm64_regs a64_regs(uint64_t root0, uint64_t root1,
 	return r;
 }
 
+/* A walk that must succeed: its translation. */
+static struct tlb_translation a64_walk(const struct walk_arm64_regs *r,
+				       uint64_t va, unsigned int *reads)
+{
+	struct tlb_translation t;
+
+	assert_int_equal(walk_arm64(r, va, mem_read, &mem, &t, reads), 0);
+	return t;
+}
+
 static void arm64_4k_page(void **state)
 {
 	uint64_t root = new_table();
@@ -120,8 +141,7 @@ static void arm64_4k_page(void **state)
 
 	(void)state;
 	a64_map(root, 0x400000, 0x80123000ull, 3, A64_NG);
-	assert_int_equal(walk_arm64(&r, 0x400abc, mem_read, &mem, &t, &reads),
-			 0);
+	t = a64_walk(&r, 0x400abc, &reads);
 	assert_int_equal(t.shift, 12);
 	assert_int_equal(t.vbase, 0x400000);
 	assert_int_equal(t.pbase, 0x80123000ull);
@@ -133,8 +153,7 @@ static void arm64_4k_page(void **state)
 			 -ENOENT);
 	/* 8-bit ASIDs (TCR.AS clear). */
 	r.tcr &= ~(1ull << 36);
-	assert_int_equal(walk_arm64(&r, 0x400000, mem_read, &mem, &t, &reads),
-			 0);
+	t = a64_walk(&r, 0x400000, &reads);
 	assert_int_equal(t.asid, 0x34);
 }
 
@@ -158,8 +177,7 @@ static void arm64_contpte(void **state)
 
 	(void)state;
 	a64_map_run(root, 0x10000000, 0x90000000ull, 16);
-	assert_int_equal(walk_arm64(&r, 0x10005008, mem_read, &mem, &t, &reads),
-			 0);
+	t = a64_walk(&r, 0x10005008, &reads);
 	assert_int_equal(t.shift, 16);
 	assert_int_equal(t.vbase, 0x10000000);
 	assert_int_equal(t.pbase, 0x90000000ull);
@@ -168,8 +186,7 @@ static void arm64_contpte(void **state)
 
 	/* One descriptor of the group without the bit: 4KB pages. */
 	a64_map_run(root, 0x10010000, 0x90010000ull, 15);
-	assert_int_equal(walk_arm64(&r, 0x10012000, mem_read, &mem, &t, &reads),
-			 0);
+	t = a64_walk(&r, 0x10012000, &reads);
 	assert_int_equal(t.shift, 12);
 	assert_int_equal(t.pbase, 0x90012000ull);
 
@@ -177,8 +194,7 @@ static void arm64_contpte(void **state)
 	a64_map_run(root, 0x10020000, 0x90020000ull, 16);
 	*entry(a64_table(root, 0x10020000, 3), (0x1002f000 >> 12) & 0x1ff) =
 		0x99000000ull | A64_PAGE | A64_AF | A64_CONT;
-	assert_int_equal(walk_arm64(&r, 0x10021000, mem_read, &mem, &t, &reads),
-			 0);
+	t = a64_walk(&r, 0x10021000, &reads);
 	assert_int_equal(t.shift, 12);
 }
 
@@ -192,16 +208,14 @@ static void arm64_blocks(void **state)
 
 	(void)state;
 	a64_map(root, 0x200000, 0xa0200000ull, 2, A64_NG);
-	assert_int_equal(walk_arm64(&r, 0x3fff00, mem_read, &mem, &t, &reads),
-			 0);
+	t = a64_walk(&r, 0x3fff00, &reads);
 	assert_int_equal(t.shift, 21);
 	assert_int_equal(t.vbase, 0x200000);
 	assert_int_equal(t.pbase, 0xa0200000ull);
 	assert_int_equal(reads, 3);
 
 	a64_map(root, 4 * GB, 0x140000000ull, 1, A64_NG);
-	assert_int_equal(
-		walk_arm64(&r, 4 * GB + 12345, mem_read, &mem, &t, &reads), 0);
+	t = a64_walk(&r, 4 * GB + 12345, &reads);
 	assert_int_equal(t.shift, 30);
 	assert_int_equal(reads, 2);
 
@@ -209,9 +223,7 @@ static void arm64_blocks(void **state)
 	for (i = 0; i < 16; i++)
 		a64_map(root, 64 * MB + i * 2 * MB, 0xc0000000ull + i * 2 * MB,
 			2, A64_NG | A64_CONT);
-	assert_int_equal(walk_arm64(&r, 64 * MB + 7 * MB, mem_read, &mem, &t,
-				    &reads),
-			 0);
+	t = a64_walk(&r, 64 * MB + 7 * MB, &reads);
 	assert_int_equal(t.shift, 25);
 	assert_int_equal(t.pbase, 0xc0000000ull);
 }
@@ -227,8 +239,7 @@ static void arm64_upper_half(void **state)
 
 	(void)state;
 	a64_map(root1, kva, 0x40200000ull, 2, 0);
-	assert_int_equal(
-		walk_arm64(&r, kva + 0x1234, mem_read, &mem, &t, &reads), 0);
+	t = a64_walk(&r, kva + 0x1234, &reads);
 	assert_int_equal(t.shift, 21);
 	assert_true(t.global);
 	assert_int_equal(t.pbase, 0x40200000ull);
@@ -282,9 +293,7 @@ static void arm64_three_levels(void **state)
 	*entry(l1, 2) = l2 | A64_TABLE;
 	*entry(l2, 3) = l3 | A64_TABLE;
 	*entry(l3, 4) = 0x88000000ull | A64_PAGE | A64_AF;
-	assert_int_equal(walk_arm64(&r, 2 * GB + 3 * 2 * MB + 4 * PAGE + 8,
-				    mem_read, &mem, &t, &reads),
-			 0);
+	t = a64_walk(&r, 2 * GB + 3 * 2 * MB + 4 * PAGE + 8, &reads);
 	assert_int_equal(t.pbase, 0x88000000ull);
 	assert_int_equal(reads, 3);
 	/* Above 39 bits: no translation. */
@@ -313,15 +322,13 @@ static void arm64_lpa2_52bit(void **state)
 	*entry(l2, 7) = l3 | A64_TABLE;
 	*entry(l3, 8) = (pa & 0x0003fffffffff000ull) | (3ull << 8) | A64_PAGE |
 			A64_AF;
-	assert_int_equal(walk_arm64(&r, va, mem_read, &mem, &t, &reads), 0);
+	t = a64_walk(&r, va, &reads);
 	assert_int_equal(reads, 5);
 	assert_int_equal(t.shift, 12);
 	assert_int_equal(t.pbase, pa);
 	/* A 512GB block at level 0 exists with LPA2. */
 	*entry(l0, 9) = 0x8000000000ull | A64_BLOCK | A64_AF;
-	assert_int_equal(walk_arm64(&r, (1ull << 50) | (9ull << 39) | 0x1234,
-				    mem_read, &mem, &t, &reads),
-			 0);
+	t = a64_walk(&r, (1ull << 50) | (9ull << 39) | 0x1234, &reads);
 	assert_int_equal(t.shift, 39);
 	assert_int_equal(reads, 2);
 	/* Without TCR.DS, 52-bit addresses are not modelled. */
@@ -345,17 +352,8 @@ static void arm64_lpa2_52bit(void **state)
 
 static uint64_t x86_table(uint64_t root, uint64_t va, int level)
 {
-	uint64_t table = root;
-	int l;
-
-	for (l = 4; l > level; l--) {
-		uint64_t *e = entry(table, (va >> (12 + 9 * (l - 1))) & 0x1ff);
-
-		if (!*e)
-			*e = new_table() | X86_P | X86_RW | X86_US;
-		table = *e & 0x000ffffffffff000ull;
-	}
-	return table;
+	return descend(root, va, 4 - level, X86_P | X86_RW | X86_US,
+		       0x000ffffffffff000ull);
 }
 
 static void x86_map(uint64_t root, uint64_t va, uint64_t pa, int level,
@@ -367,6 +365,15 @@ static void x86_map(uint64_t root, uint64_t va, uint64_t pa, int level,
 		pa | X86_P | X86_US | attrs | (level > 1 ? X86_PS : 0);
 }
 
+static struct tlb_translation x86_walk(const struct walk_x86_64_regs *r,
+				       uint64_t va, unsigned int *reads)
+{
+	struct tlb_translation t;
+
+	assert_int_equal(walk_x86_64(r, va, mem_read, &mem, &t, reads), 0);
+	return t;
+}
+
 static void x86_pages_and_blocks(void **state)
 {
 	uint64_t root = new_table();
@@ -376,8 +383,7 @@ static void x86_pages_and_blocks(void **state)
 
 	(void)state;
 	x86_map(root, 0x401000, 0x7654000ull, 1, X86_A);
-	assert_int_equal(walk_x86_64(&r, 0x401777, mem_read, &mem, &t, &reads),
-			 0);
+	t = x86_walk(&r, 0x401777, &reads);
 	assert_int_equal(t.shift, 12);
 	assert_int_equal(t.pbase, 0x7654000ull);
 	assert_int_equal(t.asid, 0x2a);
@@ -385,17 +391,14 @@ static void x86_pages_and_blocks(void **state)
 	assert_false(t.global);
 
 	x86_map(root, 0x600000, 0x12600000ull, 2, 0);
-	assert_int_equal(walk_x86_64(&r, 0x7ffff0, mem_read, &mem, &t, &reads),
-			 0);
+	t = x86_walk(&r, 0x7ffff0, &reads);
 	assert_int_equal(t.shift, 21);
 	assert_int_equal(t.vbase, 0x600000);
 	assert_int_equal(t.pbase, 0x12600000ull);
 	assert_int_equal(reads, 3);
 
 	x86_map(root, 8 * GB, 3 * GB, 3, 0);
-	assert_int_equal(walk_x86_64(&r, 8 * GB + 5 * MB, mem_read, &mem, &t,
-				     &reads),
-			 0);
+	t = x86_walk(&r, 8 * GB + 5 * MB, &reads);
 	assert_int_equal(t.shift, 30);
 	assert_int_equal(t.pbase, 3 * GB);
 	assert_int_equal(reads, 2);
@@ -415,12 +418,11 @@ static void x86_global_kernel_text(void **state)
 
 	(void)state;
 	x86_map(root, kva, 0x1000000ull, 2, X86_G);
-	assert_int_equal(
-		walk_x86_64(&r, kva + 0x100, mem_read, &mem, &t, &reads), 0);
+	t = x86_walk(&r, kva + 0x100, &reads);
 	assert_true(t.global);
 	/* G counts only with CR4.PGE. */
 	r.cr4 = 0;
-	assert_int_equal(walk_x86_64(&r, kva, mem_read, &mem, &t, &reads), 0);
+	t = x86_walk(&r, kva, &reads);
 	assert_false(t.global);
 	/* Not canonical. */
 	assert_int_equal(walk_x86_64(&r, 0x0000900000000000ull, mem_read, &mem,
@@ -452,40 +454,34 @@ static void x86_zen_coalescing(void **state)
 	(void)state;
 	/* Aligned and contiguous; a dirty bit does not matter. */
 	x86_map_four(root, 0x500000, 0x2340000ull, 2, X86_D);
-	assert_int_equal(walk_x86_64(&r, 0x502010, mem_read, &mem, &t, &reads),
-			 0);
+	t = x86_walk(&r, 0x502010, &reads);
 	assert_int_equal(t.shift, 14);
 	assert_int_equal(t.vbase, 0x500000);
 	assert_int_equal(t.pbase, 0x2340000ull);
 	assert_int_equal(reads, 4);
 	/* Not on Zen. */
 	r.coalesce = false;
-	assert_int_equal(walk_x86_64(&r, 0x502010, mem_read, &mem, &t, &reads),
-			 0);
+	t = x86_walk(&r, 0x502010, &reads);
 	assert_int_equal(t.shift, 12);
 	r.coalesce = true;
 
 	/* Physically contiguous but not 16KB-aligned. */
 	x86_map_four(root, 0x510000, 0x2341000ull, 0, 0);
-	assert_int_equal(walk_x86_64(&r, 0x510000, mem_read, &mem, &t, &reads),
-			 0);
+	t = x86_walk(&r, 0x510000, &reads);
 	assert_int_equal(t.shift, 12);
 	/* Different permissions on one page. */
 	x86_map_four(root, 0x520000, 0x2350000ull, 1, X86_RW);
-	assert_int_equal(walk_x86_64(&r, 0x520000, mem_read, &mem, &t, &reads),
-			 0);
+	t = x86_walk(&r, 0x520000, &reads);
 	assert_int_equal(t.shift, 12);
 	/* One page missing. */
 	x86_map(root, 0x530000, 0x2360000ull, 1, 0);
-	assert_int_equal(walk_x86_64(&r, 0x530000, mem_read, &mem, &t, &reads),
-			 0);
+	t = x86_walk(&r, 0x530000, &reads);
 	assert_int_equal(t.shift, 12);
 	/* Out of order physically. */
 	x86_map_four(root, 0x540000, 0x2370000ull, 4, 0);
 	*entry(x86_table(root, 0x541000, 1), (0x541000 >> 12) & 0x1ff) =
 		0x2372000ull | X86_P | X86_US | X86_A;
-	assert_int_equal(walk_x86_64(&r, 0x540000, mem_read, &mem, &t, &reads),
-			 0);
+	t = x86_walk(&r, 0x540000, &reads);
 	assert_int_equal(t.shift, 12);
 }
 

@@ -103,38 +103,81 @@ static void arm64_not_tlbi(void **state)
 	assert_false(arm64_tlbi_decode(0xd503201f, 0, true, &inv));
 }
 
-static void x86_invalidators(void **state)
+static enum x86_invalidator x86(const uint8_t *bytes, size_t len,
+				unsigned int *reg, struct x86_mem_operand *mem)
+{
+	return x86_decode_invalidator(bytes, len, reg, mem);
+}
+
+static void x86_cr3_writes(void **state)
 {
 	static const uint8_t mov_rax_cr3[] = { 0x0f, 0x22, 0xd8 };
 	static const uint8_t mov_r9_cr3[] = { 0x41, 0x0f, 0x22, 0xd9 };
+	static const uint8_t mov_cr3_rax[] = { 0x0f, 0x20, 0xd8 };
+	static const uint8_t truncated[] = { 0x41, 0x0f };
+	struct x86_mem_operand mem;
+	unsigned int reg = 99;
+
+	(void)state;
+	assert_int_equal(x86(mov_rax_cr3, 3, &reg, &mem), X86_MOV_TO_CR3);
+	assert_int_equal(reg, 0);
+	assert_int_equal(x86(mov_r9_cr3, 4, &reg, &mem), X86_MOV_TO_CR3);
+	assert_int_equal(reg, 9);
+	assert_int_equal(x86(mov_cr3_rax, 3, &reg, &mem), X86_NOT_INVALIDATING);
+	assert_int_equal(x86(truncated, 2, &reg, &mem), X86_NOT_INVALIDATING);
+}
+
+/* Encodings from as: invlpg (%rax), 0x10(%r12), -8(%rbx,%r13,8),
+ * 0x100(%rip), and invpcid (%rax),%rcx / (%rdi),%r10. */
+static void x86_invalidating_operands(void **state)
+{
 	static const uint8_t invlpg_rax[] = { 0x0f, 0x01, 0x38 };
 	static const uint8_t invlpg_r12[] = {
 		0x41, 0x0f, 0x01, 0x7c, 0x24, 0x10
 	};
-	static const uint8_t invpcid[] = { 0x66, 0x0f, 0x38, 0x82, 0x08 };
-	static const uint8_t mov_cr3_rax[] = { 0x0f, 0x20, 0xd8 };
+	static const uint8_t invlpg_sib[] = {
+		0x42, 0x0f, 0x01, 0x7c, 0xeb, 0xf8
+	};
+	static const uint8_t invlpg_rip[] = { 0x0f, 0x01, 0x3d, 0x00,
+					      0x01, 0x00, 0x00 };
+	static const uint8_t invpcid_rcx[] = { 0x66, 0x0f, 0x38, 0x82, 0x08 };
+	static const uint8_t invpcid_r10[] = { 0x66, 0x44, 0x0f,
+					       0x38, 0x82, 0x17 };
+	static const uint8_t swapgs[] = { 0x0f, 0x01, 0xf8 };
 	static const uint8_t lgdt[] = { 0x0f, 0x01, 0x10 };
-	static const uint8_t truncated[] = { 0x41, 0x0f };
+	static const uint8_t invlpg_cut[] = { 0x0f, 0x01, 0x3d, 0x00 };
+	struct x86_mem_operand mem;
 	unsigned int reg = 99;
 
 	(void)state;
-	assert_int_equal(x86_decode_invalidator(mov_rax_cr3, 3, &reg),
-			 X86_MOV_TO_CR3);
-	assert_int_equal(reg, 0);
-	assert_int_equal(x86_decode_invalidator(mov_r9_cr3, 4, &reg),
-			 X86_MOV_TO_CR3);
-	assert_int_equal(reg, 9);
-	assert_int_equal(x86_decode_invalidator(invlpg_rax, 3, &reg),
-			 X86_INVLPG);
-	assert_int_equal(x86_decode_invalidator(invlpg_r12, 6, &reg),
-			 X86_INVLPG);
-	assert_int_equal(x86_decode_invalidator(invpcid, 5, &reg), X86_INVPCID);
-	assert_int_equal(x86_decode_invalidator(mov_cr3_rax, 3, &reg),
-			 X86_NOT_INVALIDATING);
-	assert_int_equal(x86_decode_invalidator(lgdt, 3, &reg),
-			 X86_NOT_INVALIDATING);
-	assert_int_equal(x86_decode_invalidator(truncated, 2, &reg),
-			 X86_NOT_INVALIDATING);
+	assert_int_equal(x86(invlpg_rax, 3, &reg, &mem), X86_INVLPG);
+	assert_int_equal(mem.base, 0);
+	assert_int_equal(mem.index, -1);
+	assert_int_equal(mem.disp, 0);
+	assert_false(mem.rip_relative);
+	assert_int_equal(x86(invlpg_r12, 6, &reg, &mem), X86_INVLPG);
+	assert_int_equal(mem.base, 12);
+	assert_int_equal(mem.index, -1);
+	assert_int_equal(mem.disp, 0x10);
+	assert_int_equal(x86(invlpg_sib, 6, &reg, &mem), X86_INVLPG);
+	assert_int_equal(mem.base, 3);
+	assert_int_equal(mem.index, 13);
+	assert_int_equal(mem.scale, 8);
+	assert_int_equal(mem.disp, -8);
+	assert_int_equal(x86(invlpg_rip, 7, &reg, &mem), X86_INVLPG);
+	assert_true(mem.rip_relative);
+	assert_int_equal(mem.base, -1);
+	assert_int_equal(mem.disp, 0x100);
+	assert_int_equal(x86(invpcid_rcx, 5, &reg, &mem), X86_INVPCID);
+	assert_int_equal(reg, 1);
+	assert_int_equal(mem.base, 0);
+	assert_int_equal(x86(invpcid_r10, 6, &reg, &mem), X86_INVPCID);
+	assert_int_equal(reg, 10);
+	assert_int_equal(mem.base, 7);
+
+	assert_int_equal(x86(swapgs, 3, &reg, &mem), X86_NOT_INVALIDATING);
+	assert_int_equal(x86(lgdt, 3, &reg, &mem), X86_NOT_INVALIDATING);
+	assert_int_equal(x86(invlpg_cut, 4, &reg, &mem), X86_NOT_INVALIDATING);
 }
 
 int main(void)
@@ -143,7 +186,8 @@ int main(void)
 		cmocka_unit_test(arm64_tlbi_kinds),
 		cmocka_unit_test(arm64_tlbi_ranges),
 		cmocka_unit_test(arm64_not_tlbi),
-		cmocka_unit_test(x86_invalidators),
+		cmocka_unit_test(x86_cr3_writes),
+		cmocka_unit_test(x86_invalidating_operands),
 	};
 
 	return cmocka_run_group_tests_name("itlb_decode", tests, NULL, NULL);

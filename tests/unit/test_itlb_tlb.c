@@ -211,6 +211,16 @@ static void address_spaces(void **state)
 	tlb_flush_va(&tlb, 0xffff800000123000ull, 3, false);
 	assert_false(tlb_lookup(&tlb, 0xffff800000001000ull, 9, NULL));
 
+	/* INVPCID type 0: one page of one space, global entries kept. */
+	fill(&tlb, 0x1000, 12, 7, false);
+	fill(&tlb, 0x1000, 12, 8, false);
+	fill(&tlb, 0xffff800000000000ull, 21, 7, true);
+	tlb_flush_va_nonglobal(&tlb, 0x1800, 7);
+	tlb_flush_va_nonglobal(&tlb, 0xffff800000000000ull, 7);
+	assert_false(tlb_lookup(&tlb, 0x1000, 7, NULL));
+	assert_true(tlb_lookup(&tlb, 0x1000, 8, NULL));
+	assert_true(tlb_lookup(&tlb, 0xffff800000000000ull, 7, NULL));
+
 	/* A range: what it overlaps, of its address space. */
 	fill(&tlb, 0x1000, 12, 7, false);
 	fill(&tlb, 0x2000, 12, 7, false);

@@ -12,7 +12,9 @@
  * covering (NUM + 1) * 2^(5 * SCALE + 1) pages.
  *
  * x86: MOV CR3, r64 is 0F 22 /3 (mod 11); INVLPG m is 0F 01 /7 (mod not
- * 11); INVPCID is 66 0F 38 82.
+ * 11); INVPCID r64, m128 is 66 0F 38 82 /r.  Memory operands in 64-bit
+ * addressing (ModRM, SIB, displacement; REX.B, REX.X, REX.R); segment
+ * and address-size prefixes are skipped, not applied.
  */
 #include "decode.h"
 
@@ -88,8 +90,61 @@ bool arm64_tlbi_decode(uint32_t insn, uint64_t xt, bool asid16,
 	return true;
 }
 
+/*
+ * The ModRM (and SIB, displacement) at @bytes[@i] of a memory operand, in
+ * 64-bit addressing.  Returns false when @len ends first or the operand
+ * is a register.
+ */
+static bool decode_modrm_memory(const uint8_t *bytes, size_t len, size_t i,
+				unsigned int rex, struct x86_mem_operand *mem)
+{
+	uint8_t modrm = bytes[i], mod = modrm >> 6, rm = modrm & 7;
+	size_t disp_len = mod == 1 ? 1 : mod == 2 ? 4 : 0;
+
+	if (mod == 3)
+		return false;
+	mem->base = rm | (rex & 1 ? 8 : 0);
+	mem->index = -1;
+	mem->scale = 1;
+	mem->disp = 0;
+	mem->rip_relative = false;
+	i++;
+	if (rm == 4) {
+		uint8_t sib;
+
+		if (i >= len)
+			return false;
+		sib = bytes[i++];
+		mem->scale = 1u << (sib >> 6);
+		mem->index = ((sib >> 3) & 7) | (rex & 2 ? 8 : 0);
+		if (mem->index == 4)
+			mem->index = -1; /* no index */
+		mem->base = (sib & 7) | (rex & 1 ? 8 : 0);
+		if ((sib & 7) == 5 && mod == 0) {
+			mem->base = -1;
+			disp_len = 4;
+		}
+	} else if (rm == 5 && mod == 0) {
+		mem->base = -1;
+		mem->rip_relative = true;
+		disp_len = 4;
+	}
+	if (i + disp_len > len)
+		return false;
+	if (disp_len == 1) {
+		mem->disp = (int8_t)bytes[i];
+	} else if (disp_len == 4) {
+		uint32_t d = bytes[i] | bytes[i + 1] << 8 | bytes[i + 2] << 16 |
+			     (uint32_t)bytes[i + 3] << 24;
+
+		mem->disp = (int32_t)d;
+	}
+	return true;
+}
+
 enum x86_invalidator x86_decode_invalidator(const uint8_t *bytes, size_t len,
-					    unsigned int *reg)
+					    unsigned int *reg,
+					    struct x86_mem_operand *mem)
 {
 	bool opsize = false;
 	unsigned int rex = 0;
@@ -109,9 +164,9 @@ enum x86_invalidator x86_decode_invalidator(const uint8_t *bytes, size_t len,
 		else
 			break;
 	}
-	if (i + 1 >= len || bytes[i] != 0x0f)
+	if (i + 2 >= len || bytes[i] != 0x0f)
 		return X86_NOT_INVALIDATING;
-	if (bytes[i + 1] == 0x22 && i + 2 < len) {
+	if (bytes[i + 1] == 0x22) {
 		uint8_t modrm = bytes[i + 2];
 
 		if ((modrm >> 6) == 3 && ((modrm >> 3) & 7) == 3) {
@@ -119,14 +174,14 @@ enum x86_invalidator x86_decode_invalidator(const uint8_t *bytes, size_t len,
 			return X86_MOV_TO_CR3;
 		}
 	}
-	if (bytes[i + 1] == 0x01 && i + 2 < len) {
-		uint8_t modrm = bytes[i + 2];
-
-		if ((modrm >> 6) != 3 && ((modrm >> 3) & 7) == 7)
-			return X86_INVLPG;
-	}
-	if (opsize && bytes[i + 1] == 0x38 && i + 2 < len &&
-	    bytes[i + 2] == 0x82)
+	if (bytes[i + 1] == 0x01 && ((bytes[i + 2] >> 3) & 7) == 7 &&
+	    decode_modrm_memory(bytes, len, i + 2, rex, mem))
+		return X86_INVLPG;
+	if (opsize && bytes[i + 1] == 0x38 && i + 3 < len &&
+	    bytes[i + 2] == 0x82 &&
+	    decode_modrm_memory(bytes, len, i + 3, rex, mem)) {
+		*reg = ((bytes[i + 3] >> 3) & 7) | (rex & 4 ? 8 : 0);
 		return X86_INVPCID;
+	}
 	return X86_NOT_INVALIDATING;
 }

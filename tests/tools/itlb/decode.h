@@ -17,6 +17,8 @@ enum invalidation_kind {
 	INVALIDATE_ASID, /* the non-global entries of one address space */
 	INVALIDATE_VA, /* the entries covering [start, end) of one space */
 	INVALIDATE_VA_ALL_ASID, /* ... of every address space */
+	INVALIDATE_VA_NONGLOBAL, /* non-global entries of one space at start */
+	INVALIDATE_NONGLOBAL, /* every non-global entry */
 };
 
 struct invalidation {
@@ -47,8 +49,23 @@ enum x86_invalidator {
 	X86_INVPCID,
 };
 
-/* What the x86 instruction in @bytes does to translations. */
+/* A memory operand: base + index * scale + disp, or RIP-relative. */
+struct x86_mem_operand {
+	int base; /* register number, -1: none */
+	int index; /* register number, -1: none */
+	unsigned int scale;
+	int64_t disp;
+	bool rip_relative; /* disp from the next instruction's address */
+};
+
+/*
+ * What the x86 instruction in @bytes does to translations.  MOV to CR3:
+ * its source register in @reg.  INVLPG: the address operand in @mem.
+ * INVPCID: the type register in @reg, the descriptor's address in @mem.
+ * Register numbers are the encoding's: 0 rax, 1 rcx, ... 15 r15.
+ */
 enum x86_invalidator x86_decode_invalidator(const uint8_t *bytes, size_t len,
-					    unsigned int *reg);
+					    unsigned int *reg,
+					    struct x86_mem_operand *mem);
 
 #endif

@@ -117,7 +117,7 @@ struct vcpu {
 	uint64_t walk_generation;
 	GHashTable *stats; /* key -> struct space_stats */
 	uint64_t unwalkable[UNWALKABLE_REASONS];
-	uint64_t x86_unmodelled_invalidations;
+	uint64_t x86_unreadable_invpcid;
 	GByteArray *buf;
 };
 
@@ -522,6 +522,13 @@ static void invalidate(struct vcpu *v, const struct invalidation *inv)
 					inv->asid,
 					inv->kind == INVALIDATE_VA_ALL_ASID);
 			break;
+		case INVALIDATE_VA_NONGLOBAL:
+			tlb_flush_va_nonglobal(levels[i], inv->start,
+					       inv->asid);
+			break;
+		case INVALIDATE_NONGLOBAL:
+			tlb_flush_nonglobal(levels[i]);
+			break;
 		case INVALIDATE_NONE:
 			break;
 		}
@@ -590,14 +597,86 @@ static void x86_cr3_exec(unsigned int vcpu_index, void *udata)
 	g_mutex_unlock(&v->lock);
 }
 
-/* INVLPG and INVPCID are not modelled yet: counted, and walks redone. */
-static void x86_invalidation_exec(unsigned int vcpu_index, void *udata)
+/* An INVLPG or INVPCID: its operands, decoded at translation. */
+struct x86_invalidating_insn {
+	struct x86_mem_operand mem;
+	unsigned int reg;
+	uint64_t next_rip;
+};
+
+static uint64_t x86_operand_address(struct vcpu *v,
+				    const struct x86_invalidating_insn *insn)
+{
+	const struct x86_mem_operand *m = &insn->mem;
+	uint64_t address = m->rip_relative ? insn->next_rip : 0;
+
+	if (m->base >= 0)
+		address += read_reg(v, regs.gpr[m->base]);
+	if (m->index >= 0)
+		address += read_reg(v, regs.gpr[m->index]) * m->scale;
+	return address + (uint64_t)m->disp;
+}
+
+/* The PCID now: the kernel may have written CR3 since it was read. */
+static uint16_t x86_current_pcid(struct vcpu *v)
+{
+	struct walk_x86_64_regs now = { read_reg(v, regs.cr3),
+					read_reg(v, regs.cr4), false };
+
+	return walk_x86_64_pcid(&now);
+}
+
+/*
+ * INVLPG (AMD64 APM vol. 3): the translations of the page, of the
+ * current PCID and global ones.
+ */
+static void x86_invlpg_exec(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = vcpus[vcpu_index];
+	struct invalidation inv = { INVALIDATE_VA, false, 0, 0, 0 };
 
+	inv.start = x86_operand_address(v, udata);
+	inv.end = inv.start + 1;
+	inv.asid = x86_current_pcid(v);
 	g_mutex_lock(&v->lock);
-	v->x86_unmodelled_invalidations++;
-	v->walk_generation++;
+	invalidate(v, &inv);
+	g_mutex_unlock(&v->lock);
+}
+
+/*
+ * INVPCID (AMD64 APM vol. 3): the type in a register, a 16-byte
+ * descriptor (PCID in bits 11:0, then the address) in memory.  Type 0:
+ * one address of one PCID, global translations kept; 1: the PCID's
+ * non-global translations; 2: everything; 3: every non-global one.
+ */
+static void x86_invpcid_exec(unsigned int vcpu_index, void *udata)
+{
+	const struct x86_invalidating_insn *insn = udata;
+	struct vcpu *v = vcpus[vcpu_index];
+	struct invalidation inv = { INVALIDATE_ALL, false, 0, 0, 0 };
+	uint64_t type = read_reg(v, regs.gpr[insn->reg]), desc[2];
+	bool readable;
+
+	g_byte_array_set_size(v->buf, 0);
+	readable = qemu_plugin_read_memory_vaddr(x86_operand_address(v, insn),
+						 v->buf, sizeof(desc));
+	if (readable)
+		memcpy(desc, v->buf->data, sizeof(desc));
+	g_mutex_lock(&v->lock);
+	if (!readable && type < 2) {
+		/* Drop everything rather than keep stale entries. */
+		v->x86_unreadable_invpcid++;
+	} else if (type == 0) {
+		inv.kind = INVALIDATE_VA_NONGLOBAL;
+		inv.asid = desc[0] & 0xfff;
+		inv.start = desc[1];
+	} else if (type == 1) {
+		inv.kind = INVALIDATE_ASID;
+		inv.asid = desc[0] & 0xfff;
+	} else if (type == 3) {
+		inv.kind = INVALIDATE_NONGLOBAL;
+	}
+	invalidate(v, &inv);
 	g_mutex_unlock(&v->lock);
 }
 
@@ -621,7 +700,12 @@ static void instrument_insn(struct qemu_plugin_insn *insn)
 				GUINT_TO_POINTER(word));
 		return;
 	}
-	switch (x86_decode_invalidator(bytes, len, &reg)) {
+	struct x86_invalidating_insn *operands;
+	struct x86_mem_operand mem;
+	enum x86_invalidator kind;
+
+	kind = x86_decode_invalidator(bytes, len, &reg, &mem);
+	switch (kind) {
 	case X86_MOV_TO_CR3:
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, x86_cr3_exec,
 						       QEMU_PLUGIN_CB_R_REGS,
@@ -629,10 +713,15 @@ static void instrument_insn(struct qemu_plugin_insn *insn)
 		break;
 	case X86_INVLPG:
 	case X86_INVPCID:
-		qemu_plugin_register_vcpu_insn_exec_cb(insn,
-						       x86_invalidation_exec,
-						       QEMU_PLUGIN_CB_NO_REGS,
-						       NULL);
+		/* Freed with the plugin, like the translation blocks' records. */
+		operands = g_new0(struct x86_invalidating_insn, 1);
+		operands->mem = mem;
+		operands->reg = reg;
+		operands->next_rip = qemu_plugin_insn_vaddr(insn) + len;
+		qemu_plugin_register_vcpu_insn_exec_cb(
+			insn,
+			kind == X86_INVLPG ? x86_invlpg_exec : x86_invpcid_exec,
+			QEMU_PLUGIN_CB_R_REGS, operands);
 		break;
 	case X86_NOT_INVALIDATING:
 		break;
@@ -731,7 +820,7 @@ static void print_space(GString *out, const char *name,
 static void report(qemu_plugin_id_t id, void *p)
 {
 	GHashTable *total = g_hash_table_new_full(NULL, NULL, NULL, g_free);
-	uint64_t unwalkable[UNWALKABLE_REASONS] = { 0 }, x86_unmodelled = 0;
+	uint64_t unwalkable[UNWALKABLE_REASONS] = { 0 }, x86_unreadable = 0;
 	struct space_stats sum = { 0 };
 	GString *out = g_string_new(NULL);
 	GList *keys, *k;
@@ -761,7 +850,7 @@ static void report(qemu_plugin_id_t id, void *p)
 			add_stats(total, key, value);
 		for (r = 0; r < UNWALKABLE_REASONS; r++)
 			unwalkable[r] += vcpus[i]->unwalkable[r];
-		x86_unmodelled += vcpus[i]->x86_unmodelled_invalidations;
+		x86_unreadable += vcpus[i]->x86_unreadable_invpcid;
 		g_mutex_unlock(&vcpus[i]->lock);
 	}
 	g_string_append_printf(out, "# itlb: core %s (%s), target %s\n",
@@ -811,9 +900,10 @@ static void report(qemu_plugin_id_t id, void *p)
 	g_string_append(out, "\n");
 	if (arch == ARCH_X86_64)
 		g_string_append_printf(out,
-				       "# x86 invlpg/invpcid not modelled: "
+				       "# x86 invpcid with an unreadable "
+				       "descriptor (everything dropped): "
 				       "%" PRIu64 "\n",
-				       x86_unmodelled);
+				       x86_unreadable);
 	if (out_path) {
 		FILE *f = fopen(out_path, "w");
 

@@ -161,6 +161,18 @@ void tlb_flush_va(struct tlb *tlb, uint64_t va, uint16_t asid, bool any_asid)
 	}
 }
 
+void tlb_flush_va_nonglobal(struct tlb *tlb, uint64_t va, uint16_t asid)
+{
+	unsigned int i;
+
+	for (i = 0; i < tlb->geo.entries; i++) {
+		struct tlb_entry *e = &tlb->entries[i];
+
+		if (covers(e, va) && !e->global && e->asid == asid)
+			e->valid = false;
+	}
+}
+
 void tlb_flush_range(struct tlb *tlb, uint64_t start, uint64_t end,
 		     uint16_t asid, bool any_asid)
 {

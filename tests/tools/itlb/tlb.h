@@ -83,6 +83,8 @@ void tlb_flush_all(struct tlb *tlb);
 void tlb_flush_asid(struct tlb *tlb, uint16_t asid);
 /* Every entry covering @va: of @asid and global ones, or of any space. */
 void tlb_flush_va(struct tlb *tlb, uint64_t va, uint16_t asid, bool any_asid);
+/* The non-global entries of @asid covering @va (global ones stay). */
+void tlb_flush_va_nonglobal(struct tlb *tlb, uint64_t va, uint16_t asid);
 /*
  * Every entry overlapping [@start, @end): of @asid and global ones, or of
  * any address space.

@@ -103,6 +103,7 @@ struct vcpu {
 	struct core_model model;
 	bool started;
 	bool upper; /* running in the kernel's half */
+	bool privileged; /* EL1 or CPL 0, read when the half changed */
 	bool mmu_on;
 	uint32_t key; /* stats key of the current address space */
 	uint16_t asid; /* tag of lookups */
@@ -124,7 +125,9 @@ struct vcpu {
 /* Register handles, found at the first vCPU's init. */
 struct registers {
 	struct qemu_plugin_register *ttbr0, *ttbr1, *tcr, *contextidr, *sctlr;
+	struct qemu_plugin_register *cpsr; /* PSTATE: the exception level */
 	struct qemu_plugin_register *cr0, *cr3, *cr4;
+	struct qemu_plugin_register *cs; /* its low bits: the privilege level */
 	struct qemu_plugin_register *gpr[32];
 	bool complete;
 };
@@ -179,6 +182,7 @@ static void find_registers(void)
 		if (!regs.sctlr)
 			regs.sctlr = find_register(list, "SCTLR");
 		regs.contextidr = find_register(list, "CONTEXTIDR_EL1");
+		regs.cpsr = find_register(list, "cpsr");
 		for (i = 0; i < 31; i++) {
 			snprintf(name, sizeof(name), "x%u", i);
 			regs.gpr[i] = find_register(list, name);
@@ -189,6 +193,7 @@ static void find_registers(void)
 		regs.cr0 = find_register(list, "cr0");
 		regs.cr3 = find_register(list, "cr3");
 		regs.cr4 = find_register(list, "cr4");
+		regs.cs = find_register(list, "cs");
 		for (i = 0; i < 16; i++)
 			regs.gpr[i] = find_register(list, x86_gprs[i]);
 		regs.complete = regs.cr0 && regs.cr3 && regs.cr4;
@@ -330,7 +335,7 @@ static int walk(void *ctx, uint64_t va, struct tlb_translation *t,
 		*reads = slot->reads;
 		return 0;
 	}
-	if (arch == ARCH_ARM64 && !v->upper && !v->replaying)
+	if (arch == ARCH_ARM64 && !v->privileged && !v->replaying)
 		return WALK_DEFERRED;
 	if (!linear_ok) {
 		g_mutex_lock(&linear_lock);
@@ -456,11 +461,14 @@ static void read_translation_state(struct vcpu *v, bool upper)
 		v->a64.tcr = read_reg(v, regs.tcr);
 		v->mmu_on = read_reg(v, regs.sctlr) & 1;
 		v->pid = read_reg(v, regs.contextidr);
+		v->privileged = regs.cpsr ? (read_reg(v, regs.cpsr) >> 2) & 3 :
+					    upper;
 		user_asid = walk_arm64_asid(&v->a64, 0);
 	} else {
 		v->mmu_on = read_reg(v, regs.cr0) >> 31 & 1;
 		v->x86.cr3 = read_reg(v, regs.cr3);
 		v->x86.cr4 = read_reg(v, regs.cr4);
+		v->privileged = regs.cs ? !(read_reg(v, regs.cs) & 3) : upper;
 		user_asid = walk_x86_64_pcid(&v->x86);
 	}
 	v->asid = user_asid;
@@ -469,8 +477,8 @@ static void read_translation_state(struct vcpu *v, bool upper)
 	if (!v->mmu_on)
 		v->key = KEY_UNTRANSLATED;
 	else
-		v->key = upper ? KEY_KERNEL : user_asid;
-	if (v->mmu_on && !upper)
+		v->key = v->privileged ? KEY_KERNEL : user_asid;
+	if (v->mmu_on && !v->privileged)
 		stats_of(v, v->key)->pid = v->pid;
 }
 

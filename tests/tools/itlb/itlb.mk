@@ -22,7 +22,8 @@ ITLB_QEMU_SUITE ?= bookworm-backports
 ITLB_HEADER_DIR := $(BUILD)/qemu-plugin-header-$(ITLB_QEMU_SUITE)
 ITLB_HEADER := $(ITLB_HEADER_DIR)/qemu-plugin.h
 ITLB_PLUGIN := $(OBJ)/tests/tools/itlb/libitlb.so
-ITLB_PLUGIN_SRCS := $(ITLB_DIR)/plugin.c $(ITLB_MODEL_SRCS)
+ITLB_PLUGIN_SRCS := $(addprefix $(ITLB_DIR)/,plugin.c walk_guest.c invalidate.c \
+	report.c) $(ITLB_MODEL_SRCS)
 
 $(ITLB_HEADER):
 	$(Q)$(TOP)/dist/fetch-qemu-plugin-header --if-missing $(ITLB_QEMU_SUITE) $@

@@ -9,11 +9,13 @@
 
 ITLB_DIR := tests/tools/itlb
 ITLB_MODEL_SRCS := $(ITLB_DIR)/tlb.c $(ITLB_DIR)/core.c $(ITLB_DIR)/decode.c \
+	$(ITLB_DIR)/fetch_log.c \
 	$(ITLB_DIR)/walk_arm64.c $(ITLB_DIR)/walk_x86_64.c
 ITLB_MODEL_OBJS := $(ITLB_MODEL_SRCS:%.c=$(OBJ)/%.o)
 
 $(OBJ)/tests/unit/test_itlb_%.o: CPPFLAGS += -I$(TOP)/$(ITLB_DIR)
-$(addprefix $(OBJ)/tests/unit/test_itlb_,tlb walk decode): $(ITLB_MODEL_OBJS)
+$(addprefix $(OBJ)/tests/unit/test_itlb_,tlb walk decode fetch_log): \
+		$(ITLB_MODEL_OBJS)
 
 # The plugin: make itlb-plugin [ITLB_QEMU_SUITE=bookworm-backports].  The
 # header comes from the source package of the suite whose QEMU loads the

@@ -130,9 +130,10 @@ struct space_stats *stats_of(struct vcpu *v, uint32_t key)
 
 /* --- fetches ------------------------------------------------------------ */
 
-static void account(struct vcpu *v, uint32_t key, uint64_t count,
+static void account(void *ctx, uint32_t key, uint64_t count,
 		    const struct fetch_result *r)
 {
+	struct vcpu *v = ctx;
 	struct space_stats *s = stats_of(v, key);
 
 	s->fetches += count;
@@ -153,36 +154,29 @@ static void account(struct vcpu *v, uint32_t key, uint64_t count,
 	}
 }
 
-static void record(struct vcpu *v, uint64_t va, uint32_t key)
+static void record(struct vcpu *v, uint64_t va)
 {
-	struct record *last = v->nrecords ? &v->records[v->nrecords - 1] : NULL;
+	struct space_stats *s;
 
-	if (last && last->key == key && last->va >> 12 == va >> 12) {
-		last->count++;
+	if (fetch_log_add(&v->log, va, v->key))
 		return;
-	}
-	if (v->nrecords == MAX_RECORDS) {
-		stats_of(v, key)->fetches++;
-		stats_of(v, key)->unwalkable++;
-		v->unwalkable[UNWALKABLE_RECORDING_FULL]++;
-		return;
-	}
-	if (!v->records)
-		v->records = g_new(struct record, MAX_RECORDS);
-	v->records[v->nrecords++] = (struct record){ va, key, 1 };
+	s = stats_of(v, v->key);
+	s->fetches++;
+	s->unwalkable++;
+	v->unwalkable[UNWALKABLE_RECORDING_FULL]++;
 }
 
 static void fetch(struct vcpu *v, uint64_t va)
 {
 	struct fetch_result r;
 
-	if (v->nrecords) {
-		record(v, va, v->key);
+	if (v->log.n) {
+		record(v, va);
 		return;
 	}
 	r = core_fetch(&v->model, va, v->asid, guest_walk, v);
 	if (r.outcome == FETCH_UNWALKABLE && r.error == WALK_DEFERRED) {
-		record(v, va, v->key);
+		record(v, va);
 		return;
 	}
 	account(v, v->key, 1, &r);
@@ -191,19 +185,8 @@ static void fetch(struct vcpu *v, uint64_t va)
 /* Replays the fetches recorded at EL0, now that walks can be done. */
 static void replay(struct vcpu *v, uint16_t asid)
 {
-	unsigned int i;
-
 	v->replaying = true;
-	for (i = 0; i < v->nrecords; i++) {
-		struct record *rec = &v->records[i];
-		struct fetch_result r =
-			core_fetch(&v->model, rec->va, asid, guest_walk, v);
-
-		account(v, rec->key, 1, &r);
-		/* The same page again: hits now. */
-		stats_of(v, rec->key)->fetches += rec->count - 1;
-	}
-	v->nrecords = 0;
+	fetch_log_replay(&v->log, &v->model, asid, guest_walk, v, account, v);
 	v->replaying = false;
 }
 
@@ -251,7 +234,7 @@ static void vcpu_tb_exec(unsigned int vcpu_index, void *udata)
 
 		v->started = true;
 		v->upper = tb->upper;
-		if (tb->upper && v->nrecords)
+		if (tb->upper && v->log.n)
 			replay(v, recorded_asid);
 		read_translation_state(v, tb->upper);
 		v->reread = false;
@@ -315,6 +298,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	v->walk_cache = g_new0(struct walk_cache_slot, WALK_CACHE_SLOTS);
 	v->stats = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 	v->buf = g_byte_array_new();
+	fetch_log_init(&v->log, MAX_RECORDS);
 	v->x86.coalesce = !strcmp(core->name, "zen4");
 	vcpus[vcpu_index] = v;
 	g_mutex_unlock(&vcpus_lock);

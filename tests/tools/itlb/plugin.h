@@ -15,6 +15,7 @@
 
 #include "core.h"
 #include "decode.h"
+#include "fetch_log.h"
 #include "walk.h"
 
 #define MAX_VCPUS 64
@@ -57,12 +58,6 @@ struct tb_info {
 	bool upper; /* the kernel's half of the address space */
 };
 
-struct record {
-	uint64_t va;
-	uint32_t key;
-	uint32_t count; /* fetches of the same page in a row */
-};
-
 struct walk_cache_slot {
 	uint64_t tag; /* root | page, 0: empty */
 	uint64_t generation;
@@ -84,8 +79,7 @@ struct vcpu {
 	struct walk_x86_64_regs x86;
 	bool replaying;
 	bool reread; /* a root changed: read the translation state again */
-	struct record *records;
-	unsigned int nrecords;
+	struct fetch_log log; /* arm64: user fetches waiting for the kernel */
 	struct walk_cache_slot *walk_cache;
 	uint64_t walk_generation;
 	GHashTable *stats; /* key -> struct space_stats */

@@ -71,8 +71,8 @@ void report(qemu_plugin_id_t id, void *p)
 		g_mutex_lock(&vcpus[i]->lock);
 		/* Walks need a running vCPU: what is still recorded is
 		 * counted, not modelled. */
-		for (r = 0; r < vcpus[i]->nrecords; r++) {
-			struct record *rec = &vcpus[i]->records[r];
+		for (r = 0; r < vcpus[i]->log.n; r++) {
+			struct fetch_record *rec = &vcpus[i]->log.records[r];
 			struct space_stats *s = stats_of(vcpus[i], rec->key);
 
 			s->fetches += rec->count;
@@ -80,7 +80,7 @@ void report(qemu_plugin_id_t id, void *p)
 			vcpus[i]->unwalkable[UNWALKABLE_PENDING_AT_EXIT] +=
 				rec->count;
 		}
-		vcpus[i]->nrecords = 0;
+		vcpus[i]->log.n = 0;
 		g_hash_table_iter_init(&it, vcpus[i]->stats);
 		while (g_hash_table_iter_next(&it, &key, &value))
 			add_stats(total, key, value);

@@ -6,7 +6,9 @@
  * machine off when done.  With 4KB page-cache folios an L1 iTLB of fewer
  * than 1024 entries misses once per page and pass; with 64KB contpte
  * mappings once per 16 pages; with 2MB PMD mappings not at all once
- * warm (tests/tools/itlb/README).
+ * warm (tests/tools/itlb/README).  It prints its pid, which the plugin's
+ * report shows for its address space where the kernel writes it to
+ * CONTEXTIDR_EL1.
  *
  *   itlb-page-chain [PASSES]
  */
@@ -60,8 +62,8 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < passes; i++)
 		page_chain();
-	printf("itlb-page-chain: %ld passes over %d pages\n", passes,
-	       CHAIN_PAGES);
+	printf("itlb-page-chain: pid %d: %ld passes over %d pages\n",
+	       (int)getpid(), passes, CHAIN_PAGES);
 	fflush(stdout);
 	if (getpid() == 1) {
 		sync();

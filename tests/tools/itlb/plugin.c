@@ -190,15 +190,25 @@ static void replay(struct vcpu *v, uint16_t asid)
 	v->replaying = false;
 }
 
+void read_walk_registers(struct vcpu *v)
+{
+	if (arch == ARCH_ARM64) {
+		v->a64.ttbr0 = read_reg(v, regs.ttbr0);
+		v->a64.ttbr1 = read_reg(v, regs.ttbr1);
+		v->a64.tcr = read_reg(v, regs.tcr);
+	} else {
+		v->x86.cr3 = read_reg(v, regs.cr3);
+		v->x86.cr4 = read_reg(v, regs.cr4);
+	}
+}
+
 /* The translation state, read when execution moves between halves. */
 static void read_translation_state(struct vcpu *v, bool upper)
 {
 	uint16_t user_asid = v->asid;
 
+	read_walk_registers(v);
 	if (arch == ARCH_ARM64) {
-		v->a64.ttbr0 = read_reg(v, regs.ttbr0);
-		v->a64.ttbr1 = read_reg(v, regs.ttbr1);
-		v->a64.tcr = read_reg(v, regs.tcr);
 		v->mmu_on = read_reg(v, regs.sctlr) & 1;
 		v->pid = read_reg(v, regs.contextidr);
 		v->privileged = regs.cpsr ? (read_reg(v, regs.cpsr) >> 2) & 3 :
@@ -206,8 +216,6 @@ static void read_translation_state(struct vcpu *v, bool upper)
 		user_asid = walk_arm64_asid(&v->a64, 0);
 	} else {
 		v->mmu_on = read_reg(v, regs.cr0) >> 31 & 1;
-		v->x86.cr3 = read_reg(v, regs.cr3);
-		v->x86.cr4 = read_reg(v, regs.cr4);
 		v->privileged = regs.cs ? !(read_reg(v, regs.cs) & 3) : upper;
 		user_asid = walk_x86_64_pcid(&v->x86);
 	}

@@ -107,8 +107,19 @@ extern char *out_path;
 extern uint64_t linear_base, phys_base;
 extern bool linear_given, physbase_given;
 extern bool linear_ok;
+/* The last check of the linear map that failed: root table, TCR_EL1 or
+ * CR4, the linear address tried, the walk's error (-EINVAL: it
+ * translated elsewhere). */
+struct linear_failure {
+	uint64_t root, regs, va;
+	int error;
+};
+extern struct linear_failure linear_failure;
 
 uint64_t read_reg(struct vcpu *v, struct qemu_plugin_register *reg);
+/* The registers walks start from, as they are now (in a callback with
+ * register access). */
+void read_walk_registers(struct vcpu *v);
 struct space_stats *stats_of(struct vcpu *v, uint32_t key);
 
 /* walk_guest.c: the core model's walk, from the guest's memory. */

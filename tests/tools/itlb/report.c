@@ -126,9 +126,17 @@ void report(qemu_plugin_id_t id, void *p)
 				       " physbase=0x%" PRIx64 "\n",
 				       linear_base, phys_base);
 	else
-		g_string_append(out, "# linear map: not found (boot the guest "
-				     "with nokaslr, or give linear= and "
-				     "physbase=): no walk was done\n");
+		g_string_append_printf(
+			out,
+			"# linear map: not found (boot the guest with nokaslr, "
+			"or give linear= and physbase=): no walk was done; last "
+			"check: root 0x%" PRIx64 " %s 0x%" PRIx64
+			" at 0x%" PRIx64 ": %s\n",
+			linear_failure.root, arch == ARCH_ARM64 ? "tcr" : "cr4",
+			linear_failure.regs, linear_failure.va,
+			linear_failure.error == -EINVAL ?
+				"translates elsewhere" :
+				strerror(-linear_failure.error));
 	g_string_append(out, "# unwalkable");
 	for (r = 0; r < UNWALKABLE_REASONS; r++)
 		g_string_append_printf(out, " %s=%" PRIu64, unwalkable_names[r],

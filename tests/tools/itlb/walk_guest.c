@@ -13,11 +13,16 @@
 #include "plugin.h"
 
 /*
- * Checked again at each new kernel root until it passes: early in boot
- * the kernel runs on tables that map only its image, not the linear map.
+ * Checked again until it passes, at each new kernel root and every
+ * LINEAR_RECHECK walks: early in boot the kernel runs on tables that map
+ * only its image, and newer kernels add the linear map to those same
+ * tables later.
  */
+#define LINEAR_RECHECK 65536
 bool linear_ok;
+struct linear_failure linear_failure;
 static uint64_t linear_checked_root = ~0ull;
+static unsigned int walks_since_check;
 static GMutex linear_lock;
 
 /* --- reading descriptors through the linear map ----------------------- */
@@ -59,6 +64,7 @@ static void check_linear_map(struct vcpu *v)
 	struct tlb_translation t;
 	unsigned int reads;
 	uint64_t root;
+	int err;
 
 	if (arch == ARCH_ARM64) {
 		unsigned int va_bits = 64 - ((v->a64.tcr >> 16) & 0x3f);
@@ -69,9 +75,10 @@ static void check_linear_map(struct vcpu *v)
 	} else {
 		root = v->x86.cr3 & 0x000ffffffffff000ull;
 	}
-	if (root == linear_checked_root)
+	if (root == linear_checked_root && ++walks_since_check < LINEAR_RECHECK)
 		return;
 	linear_checked_root = root;
+	walks_since_check = 0;
 	for (i = 0; i < (physbase_given ? 1 : nbases); i++) {
 		uint64_t va;
 
@@ -80,11 +87,17 @@ static void check_linear_map(struct vcpu *v)
 		if (root < phys_base)
 			continue;
 		va = linear_base + (root - phys_base);
-		if (!walk_now(v, va, &t, &reads) &&
-		    t.pbase + (va - t.vbase) == root) {
+		err = walk_now(v, va, &t, &reads);
+		if (!err && t.pbase + (va - t.vbase) == root) {
 			linear_ok = true;
 			return;
 		}
+		/* What the report says when no candidate passes. */
+		linear_failure.root = root;
+		linear_failure.regs = arch == ARCH_ARM64 ? v->a64.tcr :
+							   v->x86.cr4;
+		linear_failure.va = va;
+		linear_failure.error = err ? err : -EINVAL;
 	}
 }
 
@@ -117,6 +130,13 @@ int guest_walk(void *ctx, uint64_t va, struct tlb_translation *t,
 
 	if (!regs.complete)
 		return -ENODEV;
+	/*
+	 * The kernel changes roots without leaving its half (early boot,
+	 * context switches): its walks start from the registers as they are
+	 * now.  Replayed user fetches keep the ones their run had.
+	 */
+	if (v->privileged && !v->replaying)
+		read_walk_registers(v);
 	slot = walk_cache_slot(v, va, &tag);
 	if (slot->tag == tag && slot->generation == v->walk_generation) {
 		*t = slot->t;

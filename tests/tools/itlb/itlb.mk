@@ -32,7 +32,8 @@ $(ITLB_HEADER):
 
 $(ITLB_PLUGIN): $(ITLB_PLUGIN_SRCS) $(wildcard $(ITLB_DIR)/*.h) $(ITLB_HEADER)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) -std=gnu11 -O2 -g -Wall -Wextra \
+	$(call quiet,CC,$@)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wshadow \
+		-Wmissing-prototypes -Wstrict-prototypes \
 		-Wno-unused-parameter -fPIC -shared -fvisibility=hidden \
 		-I$(ITLB_HEADER_DIR) -I$(TOP)/$(ITLB_DIR) \
 		$$(pkg-config --cflags glib-2.0) -o $@ $(ITLB_PLUGIN_SRCS) \

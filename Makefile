@@ -120,6 +120,7 @@ all: $(BIN)/execfolio
 -include mkfs/mkfs.mk
 -include fuse/fuse.mk
 -include tests/tests.mk
+-include tests/tools/itlb/itlb.mk
 -include fs/kernel.mk
 -include tests/vm/vm.mk
 -include bench/bench.mk
@@ -176,7 +177,8 @@ DEPS_PKGS := build-essential pkg-config clang llvm libclang-rt-14-dev \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross libfuse3-dev:arm64 liburcu-dev:arm64 \
 	qemu-system-arm qemu-system-x86 busybox-static gnuplot-nox strace \
 	autoconf automake libtool libacl1-dev:arm64 libattr1-dev:arm64 \
-	libaio-dev:arm64 liburing-dev:arm64 uuid-dev:arm64 libcap-dev:arm64
+	libaio-dev:arm64 liburing-dev:arm64 uuid-dev:arm64 libcap-dev:arm64 \
+	libglib2.0-dev
 
 # Linux 7.3, the kernel the series is written for, is not in Debian 12's
 # suites: its source tarball comes from trixie-backports through a private

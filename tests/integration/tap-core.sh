@@ -69,7 +69,9 @@ EOF
 summary() {
 	rm -rf "$work/results"
 	"$tests/tap-run" "$work/results" "$1" $2 "$work/$1.sh" >/dev/null
-	"$tests/tap-summary" "$work/results" >"$work/$1.summary"
+	# As outside CI: under CI=true a script skipped as a whole is a
+	# failure (tap-summary), which these checks are not about.
+	CI= "$tests/tap-summary" "$work/results" >"$work/$1.summary"
 	tail -n 1 "$work/$1.summary"
 }
 
